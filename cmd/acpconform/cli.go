@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/acpconform/acpconform/reference/probeagent"
+)
+
+// command is one subcommand: it gets its own arguments and the standard
+// streams, and returns the exit code.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{
+	"reference-agent": {"serve the reference ask_choice as an ACP agent on stdio (PROBE.md §1)", probeagent.Run},
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitUsage = 2
+)
+
+// run dispatches to the subcommand named by args[0].
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "acpconform: unknown command %q (see acpconform --help)\n", args[0])
+		return exitUsage
+	}
+	return cmd.run(ctx, args[1:], stdin, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("usage: acpconform <command> [flags]\n\ncommands:\n")
+	for _, name := range names {
+		fmt.Fprintf(&b, "  %-16s %s\n", name, commands[name].summary)
+	}
+	fmt.Fprint(w, b.String())
+}

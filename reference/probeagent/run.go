@@ -1,0 +1,36 @@
+package probeagent
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+)
+
+// Run serves the probe agent over stdin and stdout until stdin ends or ctx is
+// done, and returns the process exit code. Diagnostics go to stderr. It is
+// what `acpconform reference-agent` runs.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("reference-agent", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: acpconform reference-agent\n\n"+
+			"Serves the reference ask_choice as an ACP agent on stdin/stdout. Every prompt\n"+
+			"is a probe request (PROBE.md §1); the outcome comes back as an agent message.")
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "reference-agent: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	conn := Serve(stdout, stdin)
+	conn.SetLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	select {
+	case <-conn.Done():
+	case <-ctx.Done():
+	}
+	return 0
+}
