@@ -1,0 +1,126 @@
+package reference_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/acpconform/acpconform/reference"
+)
+
+var _ = Describe("CAP: capability negotiation", func() {
+	DescribeTable("without form support nothing is sent and the caller hears so (CAP-2, CAP-3)",
+		func(ctx SpecContext, caps string) {
+			c := newFakeClient()
+			c.initialize(ctx, caps)
+			s := c.session()
+			Expect(s.SupportsElicitation(reference.ModeForm)).To(BeFalse())
+			_, err := await(ctx, ask(ctx, s, "Continue?", []reference.Choice[bool]{{Value: true, Label: "Continue"}}))
+			Expect(err).To(MatchError(reference.ErrElicitationUnsupported))
+			Expect(c.requests(ctx)).To(BeEmpty(), "no elicitation and no substitute permission request")
+		},
+		Entry("no capabilities at all", within, ""),
+		Entry("capabilities without elicitation", within, `{"fs":{"readTextFile":true}}`),
+		Entry("elicitation null", within, `{"elicitation":null}`),
+		Entry("elicitation {}", within, `{"elicitation":{}}`),
+		Entry("form null", within, `{"elicitation":{"form":null}}`),
+		Entry("url alone", within, `{"elicitation":{"url":{}}}`),
+		Entry("url alone, form null", within, `{"elicitation":{"url":{},"form":null}}`),
+	)
+
+	DescribeTable("with form support the request is sent (CAP-1)",
+		func(ctx SpecContext, caps string, url bool) {
+			c := newFakeClient()
+			c.initialize(ctx, caps)
+			s := c.session()
+			Expect(s.SupportsElicitation(reference.ModeForm)).To(BeTrue())
+			Expect(s.SupportsElicitation(reference.ModeURL)).To(Equal(url))
+			done := ask(ctx, s, "Continue?", []reference.Choice[bool]{{Value: true, Label: "Continue"}})
+			c.answer(c.nextRequest(ctx), `{"action":"accept","content":{"choice":"choice_0"}}`)
+			res, err := await(ctx, done)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Value()).To(BeTrue())
+		},
+		Entry("form {}", within, `{"elicitation":{"form":{}}}`, false),
+		Entry("form with _meta", within, `{"elicitation":{"form":{"_meta":{"x":1}}}}`, false),
+		Entry("form and url", within, `{"elicitation":{"form":{},"url":{}}}`, true),
+	)
+
+	It("keeps capabilities per connection, concurrently (CAP-4)", within, func(ctx SpecContext) {
+		withForm := formClient(ctx)
+		without := newFakeClient()
+		without.initialize(ctx, `{"elicitation":{}}`)
+
+		var wg sync.WaitGroup
+		var formErr, bareErr error
+		var formRes reference.Result[string]
+		choices := []reference.Choice[string]{{Value: "a", Label: "A"}, {Value: "b", Label: "B"}}
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			formRes, formErr = reference.AskChoice(ctx, withForm.session(), "Q", choices)
+		}()
+		go func() {
+			defer wg.Done()
+			_, bareErr = reference.AskChoice(ctx, without.session(), "Q", choices)
+		}()
+		withForm.answer(withForm.nextRequest(ctx), `{"action":"accept","content":{"choice":"choice_1"}}`)
+		wg.Wait()
+		Expect(formErr).NotTo(HaveOccurred())
+		Expect(formRes.Value()).To(Equal("b"))
+		Expect(bareErr).To(MatchError(reference.ErrElicitationUnsupported))
+		Expect(without.requests(ctx)).To(BeEmpty())
+		Expect(withForm.requests(ctx)).To(Equal([]string{"elicitation/create"}))
+	})
+
+	It("refuses a low-level request of an unadvertised mode without sending it", within, func(ctx SpecContext) {
+		c := formClient(ctx)
+		_, err := c.session().CreateElicitation(ctx, reference.ElicitationRequest{
+			Mode: reference.ModeURL, Message: "Sign in", ElicitationID: "e1", URL: "https://example.com",
+		})
+		Expect(err).To(MatchError(reference.ErrElicitationUnsupported))
+		Expect(c.requests(ctx)).To(BeEmpty())
+	})
+
+	It("sends a custom form scoped to the session and hands back any action", within, func(ctx SpecContext) {
+		c := formClient(ctx)
+		type reply struct {
+			resp reference.ElicitationResponse
+			err  error
+		}
+		done := make(chan reply, 1)
+		go func() {
+			resp, err := c.session().CreateElicitation(ctx, reference.ElicitationRequest{
+				Mode: reference.ModeForm, Message: "Name?",
+				RequestedSchema: &reference.ElicitationSchema{Type: "object", Properties: map[string]any{"name": map[string]any{"type": "string"}}},
+			})
+			done <- reply{resp, err}
+		}()
+		req := c.nextRequest(ctx)
+		Expect(req.Params).To(MatchJSON(`{"sessionId":"sess-1","mode":"form","message":"Name?",
+			"requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`))
+		c.answer(req, `{"action":"_defer","content":{"name":"Ada"}}`)
+		var r reply
+		Eventually(ctx, done).Should(Receive(&r))
+		Expect(r.err).NotTo(HaveOccurred())
+		Expect(r.resp.Action).To(Equal("_defer"))
+		Expect(r.resp.Content).To(MatchJSON(`{"name":"Ada"}`))
+	})
+})
+
+var _ = Describe("RTE-3: a registered route is not a capability", func() {
+	It("sends nothing to a client that can answer but did not advertise form (RTE-3)", within, func(ctx SpecContext) {
+		c := newFakeClient()
+		c.initialize(ctx, `{"elicitation":{"url":{}}}`)
+		fallbackErr := errors.New("policy refused")
+		_, err := await(ctx, ask(ctx, c.session(), "Q", []reference.Choice[int]{{Value: 1, Label: "One"}},
+			reference.WithFallback(func(context.Context) (reference.Result[int], error) {
+				return reference.Result[int]{}, fallbackErr
+			})))
+		Expect(err).To(BeIdenticalTo(fallbackErr), "the capability, not the route, decides")
+		Expect(c.requests(ctx)).To(BeEmpty())
+	})
+})
