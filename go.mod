@@ -6,6 +6,7 @@ require github.com/coder/acp-go-sdk v0.13.0
 
 require (
 	github.com/Masterminds/semver/v3 v3.4.0 // indirect
+	github.com/coder/websocket v1.8.15 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-task/slim-sprig/v3 v3.0.0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect

@@ -1,0 +1,128 @@
+package wire_test
+
+import (
+	"context"
+	"io"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/acpconform/acpconform/mocks/wire"
+)
+
+var _ = Describe("StreamConn", func() {
+	var a, b *wire.StreamConn
+	BeforeEach(func() {
+		a, b = wire.Pipe(wire.Options{})
+		DeferCleanup(a.Close)
+		DeferCleanup(b.Close)
+	})
+
+	It("carries one message per line and records both directions", within, func(ctx SpecContext) {
+		Expect(a.WriteFrame(ctx, []byte(`{"jsonrpc":"2.0","method":"ping"}`))).To(Succeed())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte(`{"jsonrpc":"2.0","method":"ping"}`)))
+		Expect(b.WriteFrame(ctx, []byte(`{"pong":1}`))).To(Succeed())
+		Expect(a.ReadFrame(ctx)).To(Equal([]byte(`{"pong":1}`)))
+
+		entries := a.Transcript().Entries()
+		Expect(entries).To(HaveLen(2))
+		Expect(entries[0].Dir).To(Equal(wire.Sent))
+		Expect(entries[1].Dir).To(Equal(wire.Received))
+		Expect(a.Transcript().String()).To(MatchRegexp(`(?m)^\+\d+\.\d{4}s -> \{"jsonrpc":"2.0","method":"ping"\}$`))
+	})
+
+	It("refuses a frame holding a newline", within, func(ctx SpecContext) {
+		Expect(a.WriteFrame(ctx, []byte("{}\n{}"))).To(MatchError(ContainSubstring("newline")))
+	})
+
+	It("passes raw bytes as they are: malformed JSON, a frame split across writes, two frames at once", within, func(ctx SpecContext) {
+		Expect(a.WriteRaw(ctx, []byte("{not json}\n"))).To(Succeed())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte("{not json}")))
+
+		Expect(a.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0",`))).To(Succeed())
+		Expect(a.WriteRaw(ctx, []byte(`"id":1}`+"\n"))).To(Succeed())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte(`{"jsonrpc":"2.0","id":1}`)))
+
+		Expect(a.WriteRaw(ctx, []byte("1\n2\n"))).To(Succeed())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte("1")))
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte("2")))
+		Expect(a.Transcript().String()).To(ContainSubstring("(raw)"))
+	})
+
+	It("skips blank lines and strips a carriage return", within, func(ctx SpecContext) {
+		Expect(a.WriteRaw(ctx, []byte("\n  \n{}\r\n"))).To(Succeed())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte("{}")))
+	})
+
+	It("bounds a read by its context and stays usable", within, func(ctx SpecContext) {
+		short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		defer cancel()
+		_, err := b.ReadFrame(short)
+		Expect(err).To(MatchError(context.DeadlineExceeded))
+		Expect(a.WriteFrame(ctx, []byte("{}"))).To(Succeed())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte("{}")))
+	})
+
+	It("reports the peer's close, after the frames it sent", within, func(ctx SpecContext) {
+		Expect(a.WriteFrame(ctx, []byte("{}"))).To(Succeed())
+		Expect(a.Close()).To(Succeed())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte("{}")))
+		_, err := b.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrClosed))
+		Eventually(ctx, b.Done()).Should(BeClosed())
+		Expect(b.Transcript().String()).To(ContainSubstring("closed: EOF"))
+	})
+
+	It("counts a last line without a newline", within, func(ctx SpecContext) {
+		c := wire.NewStream(strings.NewReader("{}\n{\"last\":true}"), io.Discard, wire.Options{})
+		Expect(c.ReadFrame(ctx)).To(Equal([]byte("{}")))
+		Expect(c.ReadFrame(ctx)).To(Equal([]byte(`{"last":true}`)))
+		_, err := c.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrClosed))
+	})
+
+	It("refuses a frame over the size limit without buffering it, and closes", within, func(ctx SpecContext) {
+		small, peer := wire.Pipe(wire.Options{MaxFrame: 1024})
+		DeferCleanup(small.Close)
+		DeferCleanup(peer.Close)
+		go func() {
+			defer GinkgoRecover()
+			_ = peer.WriteFrame(ctx, []byte(`{"small":1}`))
+			_ = peer.WriteRaw(ctx, []byte(`{"big":"`+strings.Repeat("x", 1<<20)+`"}`+"\n"))
+		}()
+		Expect(small.ReadFrame(ctx)).To(Equal([]byte(`{"small":1}`)))
+		_, err := small.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrFrameTooLarge))
+		Expect(err.Error()).To(ContainSubstring("more than 1024 bytes"))
+		Expect(small.Transcript().String()).To(ContainSubstring("exceeds the size limit"))
+		_, err = small.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrFrameTooLarge), "the connection stays refused")
+	})
+
+	It("takes a flood without losing frames or memory: the transcript keeps the most recent", within, func(ctx SpecContext) {
+		const n = wire.DefaultTranscriptEntries + 500
+		go func() {
+			defer GinkgoRecover()
+			for i := 0; i < n; i++ {
+				if a.WriteFrame(ctx, []byte(`{"n":1}`)) != nil {
+					return
+				}
+			}
+		}()
+		for i := 0; i < n; i++ {
+			_, err := b.ReadFrame(ctx)
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(b.Transcript().Entries()).To(HaveLen(wire.DefaultTranscriptEntries))
+		Expect(b.Transcript().String()).To(HavePrefix("(500 earlier entries dropped)"))
+	})
+
+	It("reports a failed write as a closed connection", within, func(ctx SpecContext) {
+		Expect(b.Close()).To(Succeed())
+		err := a.WriteFrame(ctx, []byte("{}"))
+		Expect(err).To(MatchError(wire.ErrClosed))
+		Expect(a.Transcript().String()).To(ContainSubstring("write failed"))
+	})
+})

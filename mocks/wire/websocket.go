@@ -1,0 +1,142 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/coder/websocket"
+)
+
+// WebSocketConn is a connection over a WebSocket: one JSON-RPC message per
+// text frame, no newline required.
+type WebSocketConn struct {
+	ws         *websocket.Conn
+	transcript *Transcript
+	inbox      *inbox
+	closing    chan struct{}
+	closeOnce  sync.Once
+	cancel     context.CancelFunc
+	readerDone chan struct{}
+}
+
+// NewWebSocket wraps an open WebSocket. Messages above the size limit close
+// it with status 1009 (message too big), binary messages with 1003
+// (unsupported data).
+func NewWebSocket(ws *websocket.Conn, opts Options) *WebSocketConn {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &WebSocketConn{
+		ws:         ws,
+		transcript: opts.transcript(),
+		inbox:      newInbox(),
+		closing:    make(chan struct{}),
+		cancel:     cancel,
+		readerDone: make(chan struct{}),
+	}
+	ws.SetReadLimit(int64(opts.maxFrame()))
+	go c.read(ctx, opts.maxFrame())
+	return c
+}
+
+func (c *WebSocketConn) read(ctx context.Context, max int) {
+	defer close(c.readerDone)
+	for {
+		// The reader's own context: cancelling a websocket read closes the
+		// connection, so per-call deadlines live in ReadFrame instead.
+		typ, msg, err := c.ws.Read(ctx)
+		if err != nil {
+			if errors.Is(err, websocket.ErrMessageTooBig) {
+				err = fmt.Errorf("%w: a message of more than %d bytes", ErrFrameTooLarge, max)
+				c.transcript.note(Received, err.Error())
+			} else {
+				c.transcript.note(Received, "closed: "+err.Error())
+			}
+			c.inbox.finish(closedErr(err))
+			return
+		}
+		if typ != websocket.MessageText {
+			c.transcript.add(Received, msg, "binary frame refused")
+			c.ws.Close(websocket.StatusUnsupportedData, "ACP messages are text frames")
+			c.inbox.finish(ErrBinaryFrame)
+			return
+		}
+		c.transcript.add(Received, msg, "")
+		if !c.inbox.deliver(msg, c.closing) {
+			c.inbox.finish(ErrClosed)
+			return
+		}
+	}
+}
+
+// ReadFrame implements Conn.
+func (c *WebSocketConn) ReadFrame(ctx context.Context) ([]byte, error) { return c.inbox.read(ctx) }
+
+// WriteFrame implements Conn.
+func (c *WebSocketConn) WriteFrame(ctx context.Context, msg []byte) error {
+	return c.write(ctx, websocket.MessageText, msg, "")
+}
+
+// WriteRaw implements Conn: one text frame holding b, whatever b is.
+func (c *WebSocketConn) WriteRaw(ctx context.Context, b []byte) error {
+	return c.write(ctx, websocket.MessageText, b, "raw")
+}
+
+// WriteBinary sends b as a binary frame, which ACP peers must refuse.
+func (c *WebSocketConn) WriteBinary(ctx context.Context, b []byte) error {
+	return c.write(ctx, websocket.MessageBinary, b, "binary")
+}
+
+func (c *WebSocketConn) write(ctx context.Context, typ websocket.MessageType, b []byte, note string) error {
+	c.transcript.add(Sent, b, note)
+	if err := c.ws.Write(ctx, typ, b); err != nil {
+		c.transcript.note(Sent, "write failed: "+err.Error())
+		return closedErr(err)
+	}
+	return nil
+}
+
+// Transcript implements Conn.
+func (c *WebSocketConn) Transcript() *Transcript { return c.transcript }
+
+// Done is closed when the reading side has ended.
+func (c *WebSocketConn) Done() <-chan struct{} { return c.inbox.done }
+
+// Close implements Conn with a normal closure.
+func (c *WebSocketConn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.closing)
+		c.ws.Close(websocket.StatusNormalClosure, "")
+		c.cancel()
+	})
+	<-c.readerDone
+	return nil
+}
+
+// DialOptions configure Dial.
+type DialOptions struct {
+	Options
+	Header http.Header // extra request headers, such as Authorization
+}
+
+// Dial opens a WebSocket connection to url (ws:// or wss://).
+func Dial(ctx context.Context, url string, opts DialOptions) (*WebSocketConn, error) {
+	ws, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: opts.Header})
+	if err != nil {
+		if resp != nil {
+			return nil, fmt.Errorf("wire: dial %s: %s: %w", url, resp.Status, err)
+		}
+		return nil, fmt.Errorf("wire: dial %s: %w", url, err)
+	}
+	return NewWebSocket(ws, opts.Options), nil
+}
+
+// Accept upgrades an HTTP request to a WebSocket connection.
+func Accept(w http.ResponseWriter, r *http.Request, opts Options) (*WebSocketConn, error) {
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		return nil, err
+	}
+	return NewWebSocket(ws, opts), nil
+}

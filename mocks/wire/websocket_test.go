@@ -1,0 +1,152 @@
+package wire_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+
+	acp "github.com/coder/acp-go-sdk"
+	"github.com/coder/websocket"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/reference"
+)
+
+// serve starts a server whose handler hands each connection to the spec.
+func serve(opts wire.Options) (*wire.Server, chan wire.Conn) {
+	GinkgoHelper()
+	conns := make(chan wire.Conn, 1)
+	srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, opts, func(ctx context.Context, c wire.Conn) {
+		conns <- c
+		<-ctx.Done()
+	})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(srv.Close)
+	return srv, conns
+}
+
+var _ = Describe("WebSocketConn", func() {
+	It("carries one message per text frame, without a newline", within, func(ctx SpecContext) {
+		srv, conns := serve(wire.Options{})
+		Expect(srv.URL).To(MatchRegexp(`^ws://127\.0\.0\.1:\d+/acp/ws$`))
+		client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(client.Close)
+		var server wire.Conn
+		Eventually(ctx, conns).Should(Receive(&server))
+
+		Expect(client.WriteFrame(ctx, []byte(`{"a":1}`))).To(Succeed())
+		Expect(server.ReadFrame(ctx)).To(Equal([]byte(`{"a":1}`)))
+		Expect(server.WriteRaw(ctx, []byte(`{"b":`))).To(Succeed(), "a raw write is one frame, malformed or not")
+		Expect(client.ReadFrame(ctx)).To(Equal([]byte(`{"b":`)))
+	})
+
+	It("refuses a binary frame and closes with 1003", within, func(ctx SpecContext) {
+		srv, conns := serve(wire.Options{})
+		client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(client.Close)
+		var server wire.Conn
+		Eventually(ctx, conns).Should(Receive(&server))
+
+		Expect(client.WriteBinary(ctx, []byte(`{"a":1}`))).To(Succeed())
+		_, err = server.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrBinaryFrame))
+		_, err = client.ReadFrame(ctx)
+		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusUnsupportedData))
+		Expect(server.Transcript().String()).To(ContainSubstring("binary frame refused"))
+	})
+
+	It("refuses a frame over the size limit and closes with 1009", within, func(ctx SpecContext) {
+		srv, conns := serve(wire.Options{MaxFrame: 1024})
+		client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(client.Close)
+		var server wire.Conn
+		Eventually(ctx, conns).Should(Receive(&server))
+
+		Expect(client.WriteFrame(ctx, []byte(`"`+strings.Repeat("x", 2048)+`"`))).To(Succeed())
+		_, err = server.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrFrameTooLarge))
+		_, err = client.ReadFrame(ctx)
+		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusMessageTooBig))
+	})
+
+	It("fails to dial a port that refuses connections, saying where", within, func(ctx SpecContext) {
+		srv, _ := serve(wire.Options{})
+		url := srv.URL
+		Expect(srv.Close()).To(Succeed())
+		_, err := wire.Dial(ctx, url, wire.DialOptions{})
+		Expect(err).To(MatchError(ContainSubstring("dial " + url)))
+	})
+
+	It("closes every connection's handler when the server closes", within, func(ctx SpecContext) {
+		srv, conns := serve(wire.Options{})
+		client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(client.Close)
+		Eventually(ctx, conns).Should(Receive())
+		Expect(srv.Close()).To(Succeed())
+		_, err = client.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrClosed))
+	})
+})
+
+var _ = Describe("SDKStream", func() {
+	It("runs acp-go-sdk connections over a WebSocket: the reference agent answers a Go SDK client", within, func(ctx SpecContext) {
+		srv, conns := serve(wire.Options{})
+		client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(client.Close)
+		var server wire.Conn
+		Eventually(ctx, conns).Should(Receive(&server))
+
+		agentSide := wire.NewSDKStream(server)
+		agent := reference.NewAgentConnection(initOnly{}, agentSide, agentSide)
+		agent.SetLogger(slog.New(slog.DiscardHandler))
+		clientSide := wire.NewSDKStream(client)
+		sdkClient := acp.NewClientSideConnection(noClient{}, clientSide, clientSide)
+		sdkClient.SetLogger(slog.New(slog.DiscardHandler))
+
+		resp, err := sdkClient.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.ProtocolVersion).To(Equal(acp.ProtocolVersion(acp.ProtocolVersionNumber)))
+		frames := client.Transcript().Entries()
+		Expect(frames).To(HaveLen(2))
+		Expect(string(frames[0].Data)).NotTo(HaveSuffix("\n"), "no newline goes on a WebSocket")
+	})
+
+	It("joins a line written in pieces and splits lines written together", within, func(ctx SpecContext) {
+		a, b := wire.Pipe(wire.Options{})
+		DeferCleanup(a.Close)
+		DeferCleanup(b.Close)
+		s := wire.NewSDKStream(a)
+		_, err := io.WriteString(s, `{"x":`)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = io.WriteString(s, "1}\n{\"y\":2}\n")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte(`{"x":1}`)))
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte(`{"y":2}`)))
+
+		Expect(b.WriteFrame(ctx, []byte(`{"z":3}`))).To(Succeed())
+		buf := make([]byte, 3)
+		var got []byte
+		for !strings.HasSuffix(string(got), "\n") {
+			n, err := s.Read(buf)
+			Expect(err).NotTo(HaveOccurred())
+			got = append(got, buf[:n]...)
+		}
+		Expect(string(got)).To(Equal("{\"z\":3}\n"))
+	})
+})
+
+type initOnly struct{ acp.Agent }
+
+func (initOnly) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
+	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber}, nil
+}
+
+type noClient struct{ acp.Client }
