@@ -26,6 +26,7 @@ type AgentConnection struct {
 	conn   *acp.Connection
 	agent  acp.Agent
 	output *failWriter
+	start  chan struct{} // closed by Start
 
 	mu      sync.Mutex
 	caps    acp.ClientCapabilities
@@ -38,10 +39,37 @@ type promptTurn struct{ cancel context.CancelFunc }
 // NewAgentConnection serves agent on the connection whose outgoing frames go
 // to peerInput and incoming frames come from peerOutput (newline-delimited
 // JSON, as acp.NewAgentSideConnection). Close the transport to end it.
+//
+// An agent that keeps the connection, to ask through it later, should take
+// it from NewUnstartedAgentConnection instead, so that storing it does not
+// race with the first message.
 func NewAgentConnection(agent acp.Agent, peerInput io.Writer, peerOutput io.Reader) *AgentConnection {
-	c := &AgentConnection{agent: agent, output: &failWriter{w: peerInput}, prompts: map[acp.SessionId]*promptTurn{}}
-	c.conn = acp.NewConnection(c.handle, c.output, peerOutput)
+	c := NewUnstartedAgentConnection(agent, peerInput, peerOutput)
+	c.Start()
 	return c
+}
+
+// NewUnstartedAgentConnection is NewAgentConnection without reading: adjust
+// the connection (SetLogger, hand it to the agent), then call Start.
+func NewUnstartedAgentConnection(agent acp.Agent, peerInput io.Writer, peerOutput io.Reader) *AgentConnection {
+	c := &AgentConnection{agent: agent, output: &failWriter{w: peerInput}, prompts: map[acp.SessionId]*promptTurn{}}
+	c.start = make(chan struct{})
+	c.conn = acp.NewConnection(c.handle, c.output, &gatedReader{r: peerOutput, open: c.start})
+	return c
+}
+
+// Start begins reading the client's messages. Call it once.
+func (c *AgentConnection) Start() { close(c.start) }
+
+// gatedReader holds the SDK's reading back until the connection is started.
+type gatedReader struct {
+	r    io.Reader
+	open <-chan struct{}
+}
+
+func (g *gatedReader) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }
 
 // Session returns the session id with the client capabilities received on
@@ -84,7 +112,7 @@ func (c *AgentConnection) SessionUpdate(ctx context.Context, n acp.SessionNotifi
 // Done is closed when the peer disconnects or its stream ends.
 func (c *AgentConnection) Done() <-chan struct{} { return c.conn.Done() }
 
-// SetLogger directs the connection's diagnostics to l.
+// SetLogger directs the connection's diagnostics to l. Call it before Start.
 func (c *AgentConnection) SetLogger(l *slog.Logger) { c.conn.SetLogger(l) }
 
 // requestError turns the SDK's error for a request into the contract's:

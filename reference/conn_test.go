@@ -46,8 +46,9 @@ func newAskingClient() (*fakeClient, *askingAgent) {
 	fromAgent, agentOut := io.Pipe()
 	a := &askingAgent{errors: make(chan error, 1)}
 	c := &fakeClient{toAgent: toAgent, fromAgent: fromAgent, frames: make(chan frame, 64)}
-	a.conn = reference.NewAgentConnection(a, agentOut, agentIn)
+	a.conn = reference.NewUnstartedAgentConnection(a, agentOut, agentIn)
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
+	a.conn.Start()
 	c.conn = a.conn
 	go c.read(fromAgent)
 	DeferCleanup(func() {

@@ -11,7 +11,9 @@
 // # Asking
 //
 // Serve your [acp.Agent] with [NewAgentConnection] instead of
-// acp.NewAgentSideConnection, and in a prompt turn ask through the session:
+// acp.NewAgentSideConnection (or, when the agent keeps the connection, with
+// [NewUnstartedAgentConnection], then Start), and in a prompt turn ask
+// through the session:
 //
 //	res, err := reference.AskChoice(ctx, conn.Session(p.SessionId),
 //		"Choose a deployment target",

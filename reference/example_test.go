@@ -83,7 +83,8 @@ func Example_agent() {
 	clientToAgent, agentIn := io.Pipe()
 	agentToClient, clientIn := io.Pipe()
 	agent := &deployAgent{}
-	agent.conn = reference.NewAgentConnection(agent, clientIn, clientToAgent)
+	agent.conn = reference.NewUnstartedAgentConnection(agent, clientIn, clientToAgent)
+	agent.conn.Start() // after the agent has its connection
 	client := acp.NewClientSideConnection(pickDefaultClient{}, agentIn, agentToClient)
 
 	ctx := context.Background()

@@ -54,8 +54,9 @@ func newFakeClient() *fakeClient {
 	agentIn, toAgent := io.Pipe()
 	fromAgent, agentOut := io.Pipe()
 	c := &fakeClient{toAgent: toAgent, fromAgent: fromAgent, frames: make(chan frame, 64)}
-	c.conn = reference.NewAgentConnection(stubAgent{}, agentOut, agentIn)
+	c.conn = reference.NewUnstartedAgentConnection(stubAgent{}, agentOut, agentIn)
 	c.conn.SetLogger(slog.New(slog.DiscardHandler))
+	c.conn.Start()
 	go c.read(fromAgent)
 	DeferCleanup(func() {
 		toAgent.Close()

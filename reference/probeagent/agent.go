@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -34,10 +35,13 @@ type Agent struct {
 var _ acp.Agent = (*Agent)(nil)
 
 // Serve runs a probe agent on a connection whose outgoing frames go to w and
-// incoming frames come from r. It ends when r ends.
-func Serve(w io.Writer, r io.Reader) *reference.AgentConnection {
+// incoming frames come from r, with its diagnostics going to log. It ends
+// when r ends.
+func Serve(w io.Writer, r io.Reader, log *slog.Logger) *reference.AgentConnection {
 	a := &Agent{}
-	a.conn = reference.NewAgentConnection(a, w, r)
+	a.conn = reference.NewUnstartedAgentConnection(a, w, r)
+	a.conn.SetLogger(log)
+	a.conn.Start()
 	return a.conn
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"os/exec"
 	"testing"
 	"time"
@@ -69,7 +70,7 @@ type connect func(ctx context.Context) (toAgent io.WriteCloser, fromAgent io.Rea
 func inProcess(context.Context) (io.WriteCloser, io.Reader) {
 	agentIn, toAgent := io.Pipe()
 	fromAgent, agentOut := io.Pipe()
-	probeagent.Serve(agentOut, agentIn)
+	probeagent.Serve(agentOut, agentIn, slog.New(slog.DiscardHandler))
 	DeferCleanup(toAgent.Close)
 	return toAgent, fromAgent
 }

@@ -26,8 +26,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "reference-agent: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	conn := Serve(stdout, stdin)
-	conn.SetLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	conn := Serve(stdout, stdin, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():
