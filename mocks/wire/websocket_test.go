@@ -105,8 +105,9 @@ var _ = Describe("SDKStream", func() {
 		Eventually(ctx, conns).Should(Receive(&server))
 
 		agentSide := wire.NewSDKStream(server)
-		agent := reference.NewAgentConnection(initOnly{}, agentSide, agentSide)
+		agent := reference.NewUnstartedAgentConnection(initOnly{}, agentSide, agentSide)
 		agent.SetLogger(slog.New(slog.DiscardHandler))
+		agent.Start()
 		clientSide := wire.NewSDKStream(client)
 		sdkClient := acp.NewClientSideConnection(noClient{}, clientSide, clientSide)
 		sdkClient.SetLogger(slog.New(slog.DiscardHandler))

@@ -1,0 +1,312 @@
+// Package agent is a scriptable mock ACP agent: it plays the agent for a
+// client under test. It answers initialize and session/new, and in each
+// prompt turn plays its steps: it sends elicitation/create requests (typed
+// choices compiled by the reference, or raw params), with the scripted-user
+// instruction of PROBE.md §2 when asked, and checks every answer against the
+// request's own schema (CONTRACT CLI-1..3).
+//
+// What the client does wrong is recorded, never asserted from the agent's
+// goroutines: read it with Violations, or from Run's error.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpconform/acpconform/mocks/peer"
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/reference"
+)
+
+// Config configures an Agent; the zero value is ready to use.
+type Config struct {
+	// Timeout bounds the wait for each answer; zero means script.DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Exchange is one elicitation/create the agent sent and what came back.
+type Exchange struct {
+	Params   json.RawMessage // as sent
+	Answer   peer.Message    // the response; zero until Answered
+	Answered bool
+	Problems []string // what was wrong with the answer
+}
+
+// Agent is a mock ACP agent. Create it with New, queue the turn's steps
+// with Append, then Connect it.
+type Agent struct {
+	cfg  Config
+	peer *peer.Peer
+
+	mu        sync.Mutex
+	changed   chan struct{}
+	steps     []script.Step
+	next      int
+	caps      json.RawMessage
+	sessions  int
+	exchanges []*Exchange
+	turns     int // prompt turns ended
+	cancel    context.CancelFunc
+}
+
+// New returns an agent that is not yet connected.
+func New(cfg Config) *Agent { return &Agent{cfg: cfg, changed: make(chan struct{})} }
+
+// Append queues steps for the prompt turns: elicit, say, raw, close and
+// endTurn, which ends a turn. A turn whose steps run out ends with end_turn.
+func (a *Agent) Append(steps ...script.Step) {
+	a.mu.Lock()
+	a.steps = append(a.steps, steps...)
+	a.mu.Unlock()
+}
+
+// Connect starts serving the client over conn; the agent owns conn.
+func (a *Agent) Connect(conn wire.Conn) { a.peer = peer.New(conn, a.handle) }
+
+// Close ends the connection and waits for the agent's goroutines.
+func (a *Agent) Close() error { return a.peer.Close() }
+
+// Done is closed when the connection has ended.
+func (a *Agent) Done() <-chan struct{} { return a.peer.Done() }
+
+// Transcript is the record of every frame.
+func (a *Agent) Transcript() *wire.Transcript { return a.peer.Transcript() }
+
+// Received returns every message the client sent, in order.
+func (a *Agent) Received() []peer.Message { return a.peer.Received() }
+
+// Violations returns what the client did wrong.
+func (a *Agent) Violations() []string { return a.peer.Violations() }
+
+// Capabilities returns the clientCapabilities of initialize, as sent; nil
+// before initialize or when the client sent none.
+func (a *Agent) Capabilities() json.RawMessage {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.caps
+}
+
+// Exchanges returns the elicitations sent so far.
+func (a *Agent) Exchanges() []Exchange {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]Exchange, len(a.exchanges))
+	for i, e := range a.exchanges {
+		out[i] = *e
+	}
+	return out
+}
+
+// WaitTurns waits until n prompt turns have ended, the connection ends, or
+// ctx ends.
+func (a *Agent) WaitTurns(ctx context.Context, n int) error {
+	for {
+		a.mu.Lock()
+		turns, changed := a.turns, a.changed
+		a.mu.Unlock()
+		if turns >= n {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-a.peer.Done():
+			return fmt.Errorf("waiting for prompt turn %d: %w", n, wire.ErrClosed)
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for prompt turn %d: %w", n, ctx.Err())
+		}
+	}
+}
+
+func (a *Agent) changedLocked() {
+	close(a.changed)
+	a.changed = make(chan struct{})
+}
+
+func (a *Agent) timeout() time.Duration {
+	if a.cfg.Timeout > 0 {
+		return a.cfg.Timeout
+	}
+	return script.DefaultTimeout
+}
+
+// handle answers what the client sends.
+func (a *Agent) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
+	switch m.Method {
+	case "initialize":
+		var params struct {
+			Caps json.RawMessage `json:"clientCapabilities"`
+		}
+		_ = json.Unmarshal(m.Params, &params)
+		a.mu.Lock()
+		a.caps = params.Caps
+		a.mu.Unlock()
+		_ = p.Respond(ctx, m.ID, map[string]any{
+			"protocolVersion":   1,
+			"agentCapabilities": map[string]any{},
+			"agentInfo":         map[string]string{"name": "acpconform-mock-agent", "version": "1"},
+			"authMethods":       []any{},
+		})
+	case "authenticate":
+		_ = p.Respond(ctx, m.ID, map[string]any{})
+	case "session/new":
+		a.mu.Lock()
+		a.sessions++
+		id := fmt.Sprintf("mock-session-%d", a.sessions)
+		a.mu.Unlock()
+		_ = p.Respond(ctx, m.ID, map[string]string{"sessionId": id})
+	case "session/prompt":
+		a.prompt(ctx, p, m)
+	case "session/cancel":
+		a.mu.Lock()
+		if a.cancel != nil {
+			a.cancel()
+		}
+		a.mu.Unlock()
+	default:
+		if m.IsRequest() {
+			p.Violate("unexpected request %s: %s", m.Method, m.Raw)
+			_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32601, Message: "Method not found", Data: mustJSON(map[string]string{"method": m.Method})})
+		}
+	}
+}
+
+// prompt plays the steps of one turn and answers the prompt.
+func (a *Agent) prompt(ctx context.Context, p *peer.Peer, m peer.Message) {
+	var params struct {
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(m.Params, &params)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	a.mu.Lock()
+	a.cancel = cancel
+	a.mu.Unlock()
+
+	stop := "end_turn"
+	for {
+		a.mu.Lock()
+		if a.next >= len(a.steps) {
+			a.mu.Unlock()
+			break
+		}
+		st := a.steps[a.next]
+		a.next++
+		a.mu.Unlock()
+		if st.EndTurn != "" {
+			stop = st.EndTurn
+			break
+		}
+		a.play(ctx, p, params.SessionID, st)
+		if ctx.Err() != nil {
+			stop = "cancelled"
+			break
+		}
+	}
+	_ = p.Respond(context.WithoutCancel(ctx), m.ID, map[string]string{"stopReason": stop})
+	a.mu.Lock()
+	a.turns++
+	a.changedLocked()
+	a.mu.Unlock()
+}
+
+// play performs one step of a turn.
+func (a *Agent) play(ctx context.Context, p *peer.Peer, sessionID string, st script.Step) {
+	switch {
+	case st.Elicit != nil:
+		a.elicit(ctx, p, sessionID, st.Elicit)
+	case st.Say != nil:
+		_ = p.Notify(ctx, "session/update", map[string]any{
+			"sessionId": sessionID,
+			"update": map[string]any{
+				"sessionUpdate": "agent_message_chunk",
+				"content":       map[string]string{"type": "text", "text": *st.Say},
+			},
+		})
+	case st.Raw != nil:
+		_ = p.WriteRaw(ctx, []byte(*st.Raw))
+	case st.Close:
+		p.Hangup()
+	}
+}
+
+// elicit sends one elicitation/create and checks the answer.
+func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *script.Elicit) {
+	params, err := Params(sessionID, e)
+	if err != nil {
+		p.Violate("elicit: %v", err) // Validate prevents this for loaded scripts
+		return
+	}
+	ex := &Exchange{Params: params}
+	a.mu.Lock()
+	a.exchanges = append(a.exchanges, ex)
+	k := len(a.exchanges)
+	formAdvertised := advertisesForm(a.caps)
+	a.mu.Unlock()
+
+	wait, cancel := context.WithTimeout(ctx, a.timeout())
+	defer cancel()
+	answer, err := p.Call(wait, "elicitation/create", params)
+	if err != nil {
+		if ctx.Err() == nil {
+			p.Violate("elicitation/create #%d: %v", k, err)
+		}
+		return
+	}
+	problems := Check(params, answer, formAdvertised)
+	if e.Expect != nil {
+		problems = append(problems, expectAnswer(e.Expect, e.User, params, answer)...)
+	}
+	for _, pr := range problems {
+		p.Violate("elicitation/create #%d: %s", k, pr)
+	}
+	a.mu.Lock()
+	ex.Answer, ex.Answered, ex.Problems = answer, true, problems
+	a.changedLocked()
+	a.mu.Unlock()
+}
+
+// Params builds the params of an Elicit step: the reference's typed-choice
+// form scoped to the session, with the user instruction and extra _meta;
+// or the raw params as they are.
+func Params(sessionID string, e *script.Elicit) (json.RawMessage, error) {
+	if e.Params != nil {
+		return json.RawMessage(e.Params), nil
+	}
+	choices := make([]reference.Choice[int], len(e.Choices))
+	for i, c := range e.Choices {
+		choices[i] = reference.Choice[int]{Value: i, Label: c.Label, Description: c.Description, Default: c.Default}
+	}
+	req, err := reference.Compile(e.Question, choices)
+	if err != nil {
+		return nil, err
+	}
+	req.SessionID = acp.SessionId(sessionID)
+	meta := map[string]any{}
+	if e.Meta != nil {
+		if err := json.Unmarshal(e.Meta, &meta); err != nil {
+			return nil, fmt.Errorf("meta is not an object: %v", err)
+		}
+	}
+	if e.User != nil {
+		meta[probe.UserMetaKey] = e.User
+	}
+	if len(meta) > 0 {
+		req.Meta = meta
+	}
+	return json.Marshal(req)
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,423 @@
+// Package client is a scriptable mock ACP client: it plays the editor
+// against an agent under test. It advertises whatever capabilities it is
+// given, registers its elicitation/create route or not, answers each
+// elicitation as scripted (however wrongly), drives the agent through
+// initialize, session/new and session/prompt, and records everything it
+// receives.
+//
+// Like ghttp, it is an ordered script: Append queues one answer per expected
+// elicitation/create, in order. Anything unscripted is a violation, answered
+// with an error and reported by Violations; the client never fails a test
+// from its own goroutines.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/acpconform/acpconform/mocks/peer"
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/probe"
+)
+
+// Capability sets a client commonly advertises.
+var (
+	FormElicitation = json.RawMessage(`{"elicitation":{"form":{}}}`)
+	NoElicitation   = json.RawMessage(`{}`)
+)
+
+// Config configures a Client. The zero value advertises no capabilities at
+// all and registers the elicitation/create route.
+type Config struct {
+	// Capabilities is sent as clientCapabilities in initialize; nil leaves
+	// the field out.
+	Capabilities json.RawMessage
+	// Unregistered answers every elicitation/create with -32601 and data
+	// {"method":"elicitation/create"}, as SDK clients without the route do.
+	Unregistered bool
+}
+
+// Elicitation is one elicitation/create the client received and what it
+// did about it.
+type Elicitation struct {
+	Request  peer.Message
+	Answered bool     // an answer (or an error) was sent
+	Problems []string // mismatches with the scripted expectation
+}
+
+// Client is a mock ACP client. Create it with New, queue answers with
+// Append, then Connect it.
+type Client struct {
+	cfg  Config
+	peer *peer.Peer
+
+	mu          sync.Mutex
+	changed     chan struct{} // closed and replaced on every change
+	answers     []script.Elicitation
+	elicits     []*Elicitation
+	texts       []string // agent_message_chunk texts, in order
+	sessionID   string
+}
+
+// New returns a client that is not yet connected.
+func New(cfg Config) *Client {
+	return &Client{cfg: cfg, changed: make(chan struct{})}
+}
+
+// Append queues the expectations and answers for the next elicitation/create
+// requests, in order.
+func (c *Client) Append(e ...script.Elicitation) {
+	c.mu.Lock()
+	c.answers = append(c.answers, e...)
+	c.mu.Unlock()
+}
+
+// Connect starts talking over conn. The client owns conn from now on.
+func (c *Client) Connect(conn wire.Conn) { c.peer = peer.New(conn, c.handle) }
+
+// Close ends the connection and waits for the client's goroutines.
+func (c *Client) Close() error { return c.peer.Close() }
+
+// Done is closed when the connection has ended.
+func (c *Client) Done() <-chan struct{} { return c.peer.Done() }
+
+// Transcript is the record of every frame.
+func (c *Client) Transcript() *wire.Transcript { return c.peer.Transcript() }
+
+// Received returns every message the agent sent, in order.
+func (c *Client) Received() []peer.Message { return c.peer.Received() }
+
+// Violations returns what the agent did that the script did not allow.
+func (c *Client) Violations() []string { return c.peer.Violations() }
+
+// Elicitations returns the elicitation/create requests received so far.
+func (c *Client) Elicitations() []Elicitation {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Elicitation, len(c.elicits))
+	for i, e := range c.elicits {
+		out[i] = *e
+	}
+	return out
+}
+
+// Texts returns the agent_message_chunk texts received so far.
+func (c *Client) Texts() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.texts...)
+}
+
+// SessionID is the id session/new returned.
+func (c *Client) SessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID
+}
+
+// Initialize sends initialize with the configured capabilities and waits
+// for the answer.
+func (c *Client) Initialize(ctx context.Context) error {
+	return c.InitializeWith(ctx, c.cfg.Capabilities)
+}
+
+// InitializeWith sends initialize with caps as clientCapabilities (nil:
+// none) and waits for the answer.
+func (c *Client) InitializeWith(ctx context.Context, caps json.RawMessage) error {
+	params := map[string]any{
+		"protocolVersion": 1,
+		"clientInfo":      map[string]string{"name": "acpconform-mock-client", "version": "1"},
+	}
+	if caps != nil {
+		params["clientCapabilities"] = caps
+	}
+	_, err := c.call(ctx, "initialize", params)
+	return err
+}
+
+// NewSession sends session/new and keeps the session id.
+func (c *Client) NewSession(ctx context.Context) (string, error) {
+	m, err := c.call(ctx, "session/new", map[string]any{"cwd": "/", "mcpServers": []any{}})
+	if err != nil {
+		return "", err
+	}
+	var res struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := json.Unmarshal(m.Result, &res); err != nil || res.SessionID == "" {
+		return "", fmt.Errorf("session/new: no sessionId in %s", m.Result)
+	}
+	c.mu.Lock()
+	c.sessionID = res.SessionID
+	c.mu.Unlock()
+	return res.SessionID, nil
+}
+
+// call sends a request and turns a JSON-RPC error answer into an error.
+func (c *Client) call(ctx context.Context, method string, params any) (peer.Message, error) {
+	m, err := c.peer.Call(ctx, method, params)
+	if err != nil {
+		return m, err
+	}
+	if m.Error != nil {
+		return m, fmt.Errorf("%s: %w", method, m.Error)
+	}
+	return m, nil
+}
+
+// Turn is a prompt turn in progress.
+type Turn struct {
+	done       chan struct{}
+	stopReason string
+	err        error
+}
+
+// Prompt sends session/prompt with one text block and returns at once.
+func (c *Client) Prompt(ctx context.Context, text string) *Turn {
+	t := &Turn{done: make(chan struct{})}
+	params := map[string]any{
+		"sessionId": c.SessionID(),
+		"prompt":    []map[string]string{{"type": "text", "text": text}},
+	}
+	go func() {
+		defer close(t.done)
+		m, err := c.call(ctx, "session/prompt", params)
+		if err != nil {
+			t.err = err
+			return
+		}
+		var res struct {
+			StopReason string `json:"stopReason"`
+		}
+		if err := json.Unmarshal(m.Result, &res); err != nil {
+			t.err = fmt.Errorf("session/prompt: result %s: %v", m.Result, err)
+		}
+		t.stopReason = res.StopReason
+	}()
+	return t
+}
+
+// Wait returns the turn's stopReason once the agent answers the prompt.
+func (t *Turn) Wait(ctx context.Context) (string, error) {
+	select {
+	case <-t.done:
+		return t.stopReason, t.err
+	case <-ctx.Done():
+		return "", fmt.Errorf("session/prompt: the turn did not end: %w", ctx.Err())
+	}
+}
+
+// Cancel sends session/cancel for the session.
+func (c *Client) Cancel(ctx context.Context) error {
+	return c.peer.Notify(ctx, "session/cancel", map[string]string{"sessionId": c.SessionID()})
+}
+
+// WriteRaw writes b to the agent as it is.
+func (c *Client) WriteRaw(ctx context.Context, b []byte) error { return c.peer.WriteRaw(ctx, b) }
+
+// Hangup closes the connection at once.
+func (c *Client) Hangup() { c.peer.Hangup() }
+
+// Probe runs one probe request (PROBE.md §1) in a prompt turn and returns
+// the outcome the agent reported and the turn's stopReason. Without an
+// outcome, it returns the stopReason and an error.
+func (c *Client) Probe(ctx context.Context, req probe.Request) (probe.Outcome, string, error) {
+	text, err := json.Marshal(req)
+	if err != nil {
+		return probe.Outcome{}, "", err
+	}
+	before := len(c.Texts())
+	stop, err := c.Prompt(ctx, string(text)).Wait(ctx)
+	if err != nil {
+		return probe.Outcome{}, stop, err
+	}
+	for _, t := range c.Texts()[before:] {
+		if out, err := probe.ParseOutcome(t); err == nil {
+			return out, stop, nil
+		}
+	}
+	return probe.Outcome{}, stop, fmt.Errorf("the turn ended (%s) without an outcome report", stop)
+}
+
+// WaitElicitations waits until n elicitation/create requests have arrived
+// and been answered, the connection ends, or ctx ends.
+func (c *Client) WaitElicitations(ctx context.Context, n int) error {
+	return c.await(ctx, fmt.Sprintf("elicitation/create #%d", n), func() bool {
+		return len(c.elicits) >= n && c.elicits[n-1].Answered
+	})
+}
+
+// WaitText waits for the agent_message_chunk number n (1-based) and returns it.
+func (c *Client) WaitText(ctx context.Context, n int) (string, error) {
+	err := c.await(ctx, fmt.Sprintf("agent message #%d", n), func() bool { return len(c.texts) >= n })
+	if err != nil {
+		return "", err
+	}
+	return c.Texts()[n-1], nil
+}
+
+// await waits until cond, checked under the lock, holds. A closed
+// connection makes the wait unmeetable at once.
+func (c *Client) await(ctx context.Context, what string, cond func() bool) error {
+	for {
+		c.mu.Lock()
+		ok, changed := cond(), c.changed
+		c.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-c.peer.Done():
+			c.mu.Lock()
+			ok = cond()
+			c.mu.Unlock()
+			if ok {
+				return nil
+			}
+			return fmt.Errorf("waiting for %s: %w", what, wire.ErrClosed)
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
+		}
+	}
+}
+
+// changedLocked wakes the waiters; c.mu must be held.
+func (c *Client) changedLocked() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+// handle answers what the agent sends.
+func (c *Client) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
+	switch {
+	case m.Method == "elicitation/create" && m.IsRequest():
+		c.elicit(ctx, p, m)
+	case m.Method == "session/update":
+		c.update(m)
+	case m.IsRequest():
+		p.Violate("unexpected request %s: %s", m.Method, m.Raw)
+		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32601, Message: "Method not found", Data: mustJSON(map[string]string{"method": m.Method})})
+	}
+}
+
+func (c *Client) update(m peer.Message) {
+	var n struct {
+		Update struct {
+			Kind    string `json:"sessionUpdate"`
+			Content struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"update"`
+	}
+	if json.Unmarshal(m.Params, &n) != nil || n.Update.Kind != "agent_message_chunk" || n.Update.Content.Type != "text" {
+		return
+	}
+	c.mu.Lock()
+	c.texts = append(c.texts, n.Update.Content.Text)
+	c.changedLocked()
+	c.mu.Unlock()
+}
+
+// elicit answers one elicitation/create with the next scripted answer.
+func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
+	c.mu.Lock()
+	rec := &Elicitation{Request: m}
+	k := len(c.elicits)
+	c.elicits = append(c.elicits, rec)
+	var step *script.Elicitation
+	if k < len(c.answers) {
+		step = &c.answers[k]
+	}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		rec.Answered = true
+		c.changedLocked()
+		c.mu.Unlock()
+	}()
+
+	if step != nil {
+		if problems := step.Expect.Check(m.Params); len(problems) > 0 {
+			c.mu.Lock()
+			rec.Problems = problems
+			c.mu.Unlock()
+			for _, pr := range problems {
+				p.Violate("elicitation/create #%d: %s", k+1, pr)
+			}
+		}
+	}
+	switch {
+	case c.cfg.Unregistered:
+		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32601, Message: "Method not found", Data: mustJSON(map[string]string{"method": "elicitation/create"})})
+	case step == nil:
+		p.Violate("elicitation/create #%d was not scripted: %s", k+1, m.Raw)
+		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32603, Message: "Internal error", Data: mustJSON(map[string]string{"error": "acpconform mock client: no scripted answer"})})
+	default:
+		c.answer(ctx, p, m, k+1, step.Answer)
+	}
+}
+
+// answer sends a scripted answer, with its delays and misbehaviours.
+func (c *Client) answer(ctx context.Context, p *peer.Peer, m peer.Message, k int, a script.Answer) {
+	switch {
+	case a.Never:
+		p.Transcript().Note(fmt.Sprintf("elicitation/create #%d: never answering", k))
+		return
+	case a.Close:
+		p.Hangup()
+		return
+	}
+	if a.Delay > 0 {
+		p.Transcript().Note(fmt.Sprintf("elicitation/create #%d: answering after %s", k, time.Duration(a.Delay)))
+		t := time.NewTimer(time.Duration(a.Delay))
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+	result, rpcErr, err := a.Resolve(m.Params)
+	if err != nil {
+		p.Violate("elicitation/create #%d: %v", k, err)
+		rpcErr = &script.RPCError{Code: -32603, Message: "Internal error", Data: script.JSON(mustJSON(map[string]string{"error": err.Error()}))}
+	}
+	id := m.ID
+	if a.WrongID {
+		id = wrongID(m.ID)
+	}
+	times := 1
+	if a.Twice {
+		times = 2
+	}
+	for i := 0; i < times; i++ {
+		if rpcErr != nil {
+			_ = p.RespondError(ctx, id, peer.Error{Code: rpcErr.Code, Message: rpcErr.Message, Data: json.RawMessage(rpcErr.Data)})
+		} else {
+			_ = p.Respond(ctx, id, result)
+		}
+	}
+}
+
+// wrongID returns an id the agent never used.
+func wrongID(id json.RawMessage) json.RawMessage {
+	if n, err := strconv.ParseInt(string(id), 10, 64); err == nil {
+		return json.RawMessage(strconv.FormatInt(n+1_000_000, 10))
+	}
+	return mustJSON("not-" + string(id))
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,195 @@
+package client_test
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/probe"
+)
+
+func str(s string) *string { return &s }
+
+var _ = Describe("The mock client against the reference agent", func() {
+	for name, t := range map[string]transport{"over a pipe": overPipe, "over a WebSocket": overWebSocket} {
+		Context(name, func() {
+			DescribeTable("answers each elicitation as scripted",
+				func(ctx SpecContext, answer script.Answer, want probe.Outcome) {
+					c := client.New(client.Config{Capabilities: client.FormElicitation})
+					c.Append(script.Elicitation{
+						Expect: &script.Expect{Tokens: []string{"choice_0", "choice_1"}, Labels: []string{"Preview", "Production"}, Default: str("choice_1"), Mode: "form"},
+						Answer: answer,
+					})
+					start(ctx, t, c)
+					got, stop, err := c.Probe(ctx, deploy)
+					Expect(err).NotTo(HaveOccurred())
+					Expect(stop).To(Equal("end_turn"))
+					Expect((*script.Outcome)(&want).Check(got)).To(BeEmpty())
+					Expect(c.Violations()).To(BeEmpty())
+					Expect(c.Elicitations()).To(HaveLen(1))
+				},
+				Entry("accept by index", within, script.Accept(0), probe.Outcome{Outcome: "accepted", Index: idx(0)}),
+				Entry("accept by label", within, script.AcceptLabel("Production"), probe.Outcome{Outcome: "accepted", Index: idx(1)}),
+				Entry("accept the default", within, script.AcceptDefault(), probe.Outcome{Outcome: "accepted", Index: idx(1)}),
+				Entry("accept a bogus token", within, script.AcceptChoice("choice_01"), probe.Outcome{Outcome: "error", Error: "invalid_response"}),
+				Entry("accept a non-string choice", within, script.AcceptChoice(1), probe.Outcome{Outcome: "error", Error: "invalid_response"}),
+				Entry("accept with null content", within, script.AcceptContent(nil), probe.Outcome{Outcome: "error", Error: "invalid_response"}),
+				Entry("accept without content", within, script.AcceptWithoutContent(), probe.Outcome{Outcome: "error", Error: "invalid_response"}),
+				Entry("decline", within, script.Decline(), probe.Outcome{Outcome: "declined"}),
+				Entry("cancel with content", within, script.Cancel().WithContent(map[string]string{"choice": "choice_0"}), probe.Outcome{Outcome: "cancelled"}),
+				Entry("an unknown action", within, script.WithAction("_defer"), probe.Outcome{Outcome: "error", Error: "invalid_response"}),
+				Entry("a raw result", within, script.Result(map[string]any{}), probe.Outcome{Outcome: "error", Error: "invalid_response"}),
+				Entry("a JSON-RPC error", within, script.Fail(4242, "Editor busy", map[string]int{"retry": 1}),
+					probe.Outcome{Outcome: "error", Error: "request_error", Code: idx(4242), Data: json.RawMessage(`{"retry":1}`)}),
+				Entry("after a delay", within, script.Decline().After(30*time.Millisecond), probe.Outcome{Outcome: "declined"}),
+				Entry("twice", within, script.Accept(0).AnsweredTwice(), probe.Outcome{Outcome: "accepted", Index: idx(0)}),
+			)
+
+			It("answers -32601 when its route is unregistered", within, func(ctx SpecContext) {
+				c := client.New(client.Config{Capabilities: client.FormElicitation, Unregistered: true})
+				start(ctx, t, c)
+				got, _, err := c.Probe(ctx, deploy)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got.Error).To(Equal("request_error"))
+				Expect(*got.Code).To(Equal(-32601))
+				Expect(got.Data).To(MatchJSON(`{"method":"elicitation/create"}`))
+			})
+
+			It("advertises the capabilities it is given, or none", within, func(ctx SpecContext) {
+				for _, caps := range []json.RawMessage{nil, json.RawMessage(`null`), client.NoElicitation, json.RawMessage(`{"elicitation":{"form":null}}`)} {
+					c := client.New(client.Config{Capabilities: caps})
+					start(ctx, t, c)
+					got, _, err := c.Probe(ctx, deploy)
+					Expect(err).NotTo(HaveOccurred())
+					Expect(got.Error).To(Equal("unsupported"), "capabilities %s", caps)
+					Expect(c.Elicitations()).To(BeEmpty())
+				}
+			})
+		})
+	}
+
+	It("can leave a request unanswered; the agent's turn then ends by cancellation", within, func(ctx SpecContext) {
+		c := client.New(client.Config{Capabilities: client.FormElicitation})
+		c.Append(script.Elicitation{Answer: script.Never()})
+		start(ctx, overPipe, c)
+		turn := c.Prompt(ctx, mustMarshal(deploy))
+		Eventually(ctx, func() int { return len(c.Elicitations()) }).Should(Equal(1))
+		Expect(c.Cancel(ctx)).To(Succeed())
+		Expect(turn.Wait(ctx)).To(Equal("cancelled"))
+		Expect(c.Transcript().String()).To(ContainSubstring("never answering"))
+		Eventually(ctx, c.Transcript().String).Should(ContainSubstring(`"method":"$/cancel_request"`), "sent after the turn's answer, or before")
+	})
+
+	It("can answer a wrong id, which the agent cannot take as the answer", within, func(ctx SpecContext) {
+		c := client.New(client.Config{Capabilities: client.FormElicitation})
+		c.Append(script.Elicitation{Answer: script.Accept(0).ToWrongID()})
+		start(ctx, overPipe, c)
+		turn := c.Prompt(ctx, mustMarshal(deploy))
+		Expect(c.WaitElicitations(ctx, 1)).To(Succeed())
+		Expect(c.Cancel(ctx)).To(Succeed())
+		Expect(turn.Wait(ctx)).To(Equal("cancelled"))
+		Expect(c.Transcript().String()).To(ContainSubstring(`"id":1000001`))
+	})
+
+	It("can close the connection instead of answering", within, func(ctx SpecContext) {
+		c := client.New(client.Config{Capabilities: client.FormElicitation})
+		c.Append(script.Elicitation{Answer: script.CloseConnection()})
+		start(ctx, overPipe, c)
+		_, _, err := c.Probe(ctx, deploy)
+		Expect(err).To(MatchError(wire.ErrClosed))
+		Eventually(ctx, c.Done()).Should(BeClosed())
+	})
+
+	It("records an unscripted elicitation and an expectation not met as violations", within, func(ctx SpecContext) {
+		c := client.New(client.Config{Capabilities: client.FormElicitation})
+		c.Append(script.Elicitation{Expect: &script.Expect{Message: str("Something else"), Tokens: []string{"choice_1"}, Default: str("")}, Answer: script.Decline()})
+		start(ctx, overPipe, c)
+		_, _, err := c.Probe(ctx, deploy)
+		Expect(err).NotTo(HaveOccurred())
+		_, _, err = c.Probe(ctx, deploy)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Violations()).To(ConsistOf(
+			`elicitation/create #1: message is "Choose a deployment target", want "Something else"`,
+			`elicitation/create #1: tokens are ["choice_0" "choice_1"], want ["choice_1"]`,
+			`elicitation/create #1: default is "choice_1", want none`,
+			HavePrefix("elicitation/create #2 was not scripted"),
+		))
+	})
+
+	It("cannot pick what the request does not offer, and says so", within, func(ctx SpecContext) {
+		c := client.New(client.Config{Capabilities: client.FormElicitation})
+		c.Append(script.Elicitation{Answer: script.Accept(7)})
+		start(ctx, overPipe, c)
+		got, _, err := c.Probe(ctx, deploy)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got.Error).To(Equal("request_error"))
+		Expect(c.Violations()).To(ConsistOf("elicitation/create #1: cannot pick option 7: the request offers 2"))
+	})
+})
+
+func mustMarshal(v any) string {
+	b, err := json.Marshal(v)
+	Expect(err).NotTo(HaveOccurred())
+	return string(b)
+}
+
+var _ = Describe("The mock client against a misbehaving agent", func() {
+	var c *client.Client
+	var agentEnd *wire.StreamConn
+	BeforeEach(func() {
+		var mine *wire.StreamConn
+		mine, agentEnd = wire.Pipe(wire.Options{})
+		DeferCleanup(agentEnd.Close)
+		c = client.New(client.Config{Capabilities: client.FormElicitation})
+		c.Connect(mine)
+		DeferCleanup(c.Close)
+	})
+
+	It("records garbage as a violation and goes on", within, func(ctx SpecContext) {
+		Expect(agentEnd.WriteRaw(ctx, []byte("{not json\n"))).To(Succeed())
+		Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0"}`+"\n"))).To(Succeed())
+		Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":99,"result":{}}`+"\n"))).To(Succeed())
+		Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":{}}`+"\n"))).To(Succeed())
+		Expect(agentEnd.ReadFrame(ctx)).To(MatchJSON(`{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found","data":{"method":"session/request_permission"}}}`))
+		Expect(c.Violations()).To(ConsistOf(
+			HavePrefix("malformed JSON-RPC frame"),
+			HavePrefix("a frame that is neither request, notification nor response"),
+			HavePrefix("an answer to request 99, which was never sent"),
+			HavePrefix("unexpected request session/request_permission"),
+		))
+	})
+
+	It("stops waiting at once when the agent disappears", within, func(ctx SpecContext) {
+		go func() {
+			defer GinkgoRecover()
+			_, _ = agentEnd.ReadFrame(ctx) // the initialize request
+			agentEnd.Close()
+		}()
+		err := c.Initialize(ctx)
+		Expect(err).To(MatchError(wire.ErrClosed))
+		Expect(c.WaitElicitations(ctx, 1)).To(MatchError(wire.ErrClosed))
+	})
+
+	It("bounds each wait for an agent that never answers", within, func(ctx SpecContext) {
+		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		Expect(c.Initialize(short)).To(MatchError(context.DeadlineExceeded))
+	})
+
+	It("refuses an oversized frame from a flooding agent", within, func(ctx SpecContext) {
+		mine, flood := wire.Pipe(wire.Options{MaxFrame: 4096})
+		DeferCleanup(flood.Close)
+		small := client.New(client.Config{})
+		small.Connect(mine)
+		DeferCleanup(small.Close)
+		go func() { _ = flood.WriteRaw(ctx, append(make([]byte, 1<<16), '\n')) }()
+		Eventually(ctx, small.Done()).Should(BeClosed())
+		Expect(small.Violations()).To(ConsistOf(ContainSubstring("frame exceeds the size limit")))
+	})
+})

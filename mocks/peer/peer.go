@@ -1,0 +1,290 @@
+// Package peer is the JSON-RPC 2.0 engine under the mock ACP peers: it reads
+// frames from a wire.Conn, matches responses to the calls waiting for them,
+// hands requests and notifications to a handler, and writes whatever it is
+// told to, well-formed or not. It never asserts: what the other side does
+// wrong is recorded as a violation for the owner to report.
+package peer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/acpconform/acpconform/mocks/wire"
+)
+
+// Message is one JSON-RPC message as it came over the wire.
+type Message struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+
+	Raw []byte    `json:"-"` // the frame as received
+	At  time.Time `json:"-"` // when it was read
+}
+
+// IsRequest reports whether m is a request: a method and a non-null id.
+func (m Message) IsRequest() bool { return m.Method != "" && len(m.ID) > 0 && !isNull(m.ID) }
+
+// IsNotification reports whether m is a notification.
+func (m Message) IsNotification() bool { return m.Method != "" && !m.IsRequest() }
+
+// IsResponse reports whether m answers a request.
+func (m Message) IsResponse() bool { return m.Method == "" && len(m.ID) > 0 }
+
+// Error is a JSON-RPC error object.
+type Error struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message)
+	if len(e.Data) > 0 {
+		s += " " + string(e.Data)
+	}
+	return s
+}
+
+// Handler receives the requests and notifications a peer reads. Requests run
+// each in their own goroutine, so a slow answer delays nothing else;
+// notifications run one at a time, in order.
+type Handler func(ctx context.Context, p *Peer, m Message)
+
+// Peer is one side of a JSON-RPC connection.
+type Peer struct {
+	conn    wire.Conn
+	handler Handler
+	ctx     context.Context
+	cancel  context.CancelFunc
+	done    chan struct{}
+	reqs    sync.WaitGroup
+
+	mu         sync.Mutex
+	nextID     int64
+	pending    map[string]chan Message
+	answered   map[string]bool
+	received   []Message
+	violations []string
+}
+
+// New starts reading conn and returns the peer. Its own requests get ids
+// 1, 2, 3, ...
+func New(conn wire.Conn, handler Handler) *Peer {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &Peer{
+		conn: conn, handler: handler, ctx: ctx, cancel: cancel,
+		done:     make(chan struct{}),
+		pending:  map[string]chan Message{},
+		answered: map[string]bool{},
+	}
+	go p.read()
+	return p
+}
+
+func (p *Peer) read() {
+	defer close(p.done)
+	defer p.cancel()
+	for {
+		frame, err := p.conn.ReadFrame(p.ctx)
+		if err != nil {
+			if errors.Is(err, wire.ErrFrameTooLarge) || errors.Is(err, wire.ErrBinaryFrame) {
+				p.Violate("%v", err)
+			}
+			return
+		}
+		var m Message
+		if err := json.Unmarshal(frame, &m); err != nil {
+			p.Violate("malformed JSON-RPC frame: %v: %s", err, preview(frame))
+			continue
+		}
+		m.Raw, m.At = frame, time.Now()
+		p.mu.Lock()
+		p.received = append(p.received, m)
+		p.mu.Unlock()
+		switch {
+		case m.IsResponse():
+			p.deliver(m)
+		case m.IsRequest():
+			p.reqs.Add(1)
+			go func() {
+				defer p.reqs.Done()
+				p.handler(p.ctx, p, m)
+			}()
+		case m.Method != "":
+			p.handler(p.ctx, p, m)
+		default:
+			p.Violate("a frame that is neither request, notification nor response: %s", preview(frame))
+		}
+	}
+}
+
+// deliver hands a response to the call waiting for it.
+func (p *Peer) deliver(m Message) {
+	key := idKey(m.ID)
+	p.mu.Lock()
+	ch, ok := p.pending[key]
+	delete(p.pending, key)
+	again := p.answered[key]
+	p.answered[key] = true
+	p.mu.Unlock()
+	switch {
+	case ok:
+		ch <- m
+	case again:
+		p.Violate("a second answer to request %s: %s", m.ID, preview(m.Raw))
+	default:
+		p.Violate("an answer to request %s, which was never sent: %s", m.ID, preview(m.Raw))
+	}
+}
+
+// Call sends a request and waits, at most until ctx ends, for its response.
+// A JSON-RPC error answer is returned as the message, not as an error.
+func (p *Peer) Call(ctx context.Context, method string, params any) (Message, error) {
+	p.mu.Lock()
+	p.nextID++
+	id := json.RawMessage(strconv.FormatInt(p.nextID, 10))
+	ch := make(chan Message, 1)
+	p.pending[string(id)] = ch
+	p.mu.Unlock()
+	if err := p.Send(ctx, request{JSONRPC: "2.0", ID: id, Method: method, Params: params}); err != nil {
+		p.forget(id)
+		return Message{}, err
+	}
+	select {
+	case m := <-ch:
+		return m, nil
+	case <-p.done:
+		p.forget(id)
+		return Message{}, fmt.Errorf("%s: %w before the answer", method, wire.ErrClosed)
+	case <-ctx.Done():
+		p.forget(id)
+		return Message{}, fmt.Errorf("%s: no answer: %w", method, ctx.Err())
+	}
+}
+
+func (p *Peer) forget(id json.RawMessage) {
+	p.mu.Lock()
+	delete(p.pending, string(id))
+	p.mu.Unlock()
+}
+
+// Notify sends a notification.
+func (p *Peer) Notify(ctx context.Context, method string, params any) error {
+	return p.Send(ctx, request{JSONRPC: "2.0", Method: method, Params: params})
+}
+
+// Respond answers request id with result, sent as it marshals.
+func (p *Peer) Respond(ctx context.Context, id json.RawMessage, result any) error {
+	return p.Send(ctx, response{JSONRPC: "2.0", ID: id, Result: result})
+}
+
+// RespondError answers request id with a JSON-RPC error.
+func (p *Peer) RespondError(ctx context.Context, id json.RawMessage, e Error) error {
+	return p.Send(ctx, errorResponse{JSONRPC: "2.0", ID: id, Error: e})
+}
+
+// Send marshals v and writes it as one frame.
+func (p *Peer) Send(ctx context.Context, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("peer: marshal: %w", err)
+	}
+	return p.conn.WriteFrame(ctx, b)
+}
+
+// WriteRaw writes b as it is.
+func (p *Peer) WriteRaw(ctx context.Context, b []byte) error { return p.conn.WriteRaw(ctx, b) }
+
+// Received returns every message read so far, in order.
+func (p *Peer) Received() []Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Message(nil), p.received...)
+}
+
+// Violate records something the other side did wrong.
+func (p *Peer) Violate(format string, args ...any) {
+	v := fmt.Sprintf(format, args...)
+	p.mu.Lock()
+	p.violations = append(p.violations, v)
+	p.mu.Unlock()
+	p.conn.Transcript().Note("violation: " + v)
+}
+
+// Violations returns what was recorded so far.
+func (p *Peer) Violations() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.violations...)
+}
+
+// Transcript is the connection's record of frames.
+func (p *Peer) Transcript() *wire.Transcript { return p.conn.Transcript() }
+
+// Done is closed when the connection has ended.
+func (p *Peer) Done() <-chan struct{} { return p.done }
+
+// Hangup closes the connection without waiting for anything, as a peer
+// that goes away does; handlers may call it.
+func (p *Peer) Hangup() {
+	p.conn.Transcript().Note("hanging up")
+	go p.conn.Close()
+}
+
+// Close ends the connection and waits for running request handlers, which
+// see their context end.
+func (p *Peer) Close() error {
+	p.cancel()
+	err := p.conn.Close()
+	<-p.done
+	p.reqs.Wait()
+	return err
+}
+
+type request struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method"`
+	Params  any             `json:"params,omitempty"`
+}
+
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result"`
+}
+
+type errorResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   Error           `json:"error"`
+}
+
+// idKey canonicalises an id so that 1 and 1.0 or " 1" match.
+func idKey(id json.RawMessage) string {
+	var n json.Number
+	if json.Unmarshal(id, &n) == nil {
+		if i, err := n.Int64(); err == nil {
+			return strconv.FormatInt(i, 10)
+		}
+	}
+	return string(bytes.TrimSpace(id))
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+func preview(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "..."
+	}
+	return string(b)
+}

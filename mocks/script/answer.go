@@ -1,0 +1,197 @@
+package script
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Answer is how a mock client answers one elicitation/create. The zero
+// Answer is an accept without content; the builders below make the rest.
+//
+// In a script:
+//
+//	answer: {action: accept, pick: 1}          # the const of oneOf[1]
+//	answer: {action: accept, pick: default}    # the schema's default token
+//	answer: {action: accept, label: Production}
+//	answer: {action: accept, choice: choice_01} # any JSON as content.choice
+//	answer: {action: accept, content: null}     # any JSON as the content
+//	answer: {action: decline}
+//	answer: {action: _defer}                    # an unknown action
+//	answer: {result: {}}                        # any JSON as the whole result
+//	answer: {error: {code: -32603, message: Internal error, data: {x: 1}}}
+//	answer: {action: cancel, delay: 200ms}      # answer late
+//	answer: {never: true}                       # never answer
+//	answer: {close: true}                       # close the connection instead
+//	answer: {action: decline, twice: true}      # answer twice
+//	answer: {action: decline, wrongId: true}    # answer another id
+type Answer struct {
+	Action  string    `yaml:"action,omitempty"`
+	Pick    *Pick     `yaml:"pick,omitempty"`
+	Label   *string   `yaml:"label,omitempty"`
+	Choice  JSON      `yaml:"choice,omitempty"`
+	Content JSON      `yaml:"content,omitempty"`
+	Result  JSON      `yaml:"result,omitempty"`
+	Error   *RPCError `yaml:"error,omitempty"`
+
+	Delay   Duration `yaml:"delay,omitempty"`
+	Never   bool     `yaml:"never,omitempty"`
+	Close   bool     `yaml:"close,omitempty"`
+	Twice   bool     `yaml:"twice,omitempty"`
+	WrongID bool     `yaml:"wrongId,omitempty"`
+}
+
+// Pick names an offered option by its position, or the schema's default.
+type Pick struct {
+	Index   int
+	Default bool
+}
+
+// UnmarshalYAML reads `pick: 1` or `pick: default`.
+func (p *Pick) UnmarshalYAML(n *yaml.Node) error {
+	if n.Value == "default" {
+		*p = Pick{Default: true}
+		return nil
+	}
+	i, err := strconv.Atoi(n.Value)
+	if err != nil || i < 0 || n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: pick is an option's index or \"default\", not %q", n.Line, n.Value)
+	}
+	*p = Pick{Index: i}
+	return nil
+}
+
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	Code    int    `yaml:"code"`
+	Message string `yaml:"message"`
+	Data    JSON   `yaml:"data,omitempty"`
+}
+
+// Accept picks the option at index: the const the request offers there.
+func Accept(index int) Answer { return Answer{Action: "accept", Pick: &Pick{Index: index}} }
+
+// AcceptDefault picks the schema's default.
+func AcceptDefault() Answer { return Answer{Action: "accept", Pick: &Pick{Default: true}} }
+
+// AcceptLabel picks the first option with this title.
+func AcceptLabel(label string) Answer { return Answer{Action: "accept", Label: &label} }
+
+// AcceptChoice accepts with content {"choice": choice}, choice being any JSON
+// value: a bogus token, a number, null.
+func AcceptChoice(choice any) Answer { return Answer{Action: "accept", Choice: JSON(mustJSON(choice))} }
+
+// AcceptContent accepts with content as given (any JSON, null included).
+func AcceptContent(content any) Answer { return Answer{Action: "accept", Content: JSON(mustJSON(content))} }
+
+// AcceptWithoutContent accepts with no content at all.
+func AcceptWithoutContent() Answer { return Answer{Action: "accept"} }
+
+// Decline declines.
+func Decline() Answer { return Answer{Action: "decline"} }
+
+// Cancel cancels.
+func Cancel() Answer { return Answer{Action: "cancel"} }
+
+// WithAction answers with any action string, known or not.
+func WithAction(action string) Answer { return Answer{Action: action} }
+
+// Result answers with result as the whole result.
+func Result(result any) Answer { return Answer{Result: JSON(mustJSON(result))} }
+
+// Fail answers with a JSON-RPC error; data may be nil.
+func Fail(code int, message string, data any) Answer {
+	e := &RPCError{Code: code, Message: message}
+	if data != nil {
+		e.Data = JSON(mustJSON(data))
+	}
+	return Answer{Error: e}
+}
+
+// Never leaves the request unanswered.
+func Never() Answer { return Answer{Never: true} }
+
+// CloseConnection closes the connection instead of answering.
+func CloseConnection() Answer { return Answer{Close: true} }
+
+// After delays the answer by d.
+func (a Answer) After(d time.Duration) Answer { a.Delay = Duration(d); return a }
+
+// AnsweredTwice sends the answer twice.
+func (a Answer) AnsweredTwice() Answer { a.Twice = true; return a }
+
+// ToWrongID sends the answer for an id that was never asked.
+func (a Answer) ToWrongID() Answer { a.WrongID = true; return a }
+
+// WithContent adds content, as to a decline or cancel (RES-4).
+func (a Answer) WithContent(content any) Answer { a.Content = JSON(mustJSON(content)); return a }
+
+// Resolve builds what answers an elicitation/create with params: a result,
+// or a JSON-RPC error. It fails when the pick or label names no option of
+// the request.
+func (a Answer) Resolve(params json.RawMessage) (json.RawMessage, *RPCError, error) {
+	switch {
+	case a.Error != nil:
+		return nil, a.Error, nil
+	case a.Result != nil:
+		return json.RawMessage(a.Result), nil, nil
+	}
+	result := map[string]json.RawMessage{"action": mustJSON(a.Action)}
+	switch {
+	case a.Content != nil:
+		result["content"] = json.RawMessage(a.Content)
+	case a.Choice != nil:
+		result["content"] = mustJSON(map[string]json.RawMessage{"choice": json.RawMessage(a.Choice)})
+	case a.Pick != nil || a.Label != nil:
+		token, err := a.token(params)
+		if err != nil {
+			return nil, nil, err
+		}
+		result["content"] = mustJSON(map[string]json.RawMessage{"choice": token})
+	}
+	return mustJSON(result), nil, nil
+}
+
+// token finds the const a Pick or Label names.
+func (a Answer) token(params json.RawMessage) (json.RawMessage, error) {
+	form, err := ReadForm(params)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case a.Pick != nil && a.Pick.Default:
+		if form.Default == nil {
+			return nil, fmt.Errorf("cannot pick the default: the request has none")
+		}
+		return form.Default, nil
+	case a.Pick != nil:
+		if a.Pick.Index >= len(form.Options) {
+			return nil, fmt.Errorf("cannot pick option %d: the request offers %d", a.Pick.Index, len(form.Options))
+		}
+		return form.Options[a.Pick.Index].Const, nil
+	default:
+		for _, o := range form.Options {
+			if o.Title == *a.Label {
+				return o.Const, nil
+			}
+		}
+		return nil, fmt.Errorf("cannot pick label %q: the request does not offer it", *a.Label)
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	switch raw := v.(type) {
+	case json.RawMessage:
+		return raw
+	case JSON:
+		return json.RawMessage(raw)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("script: %T is not JSON: %v", v, err)) // a programmer error in test setup
+	}
+	return b
+}
