@@ -56,12 +56,12 @@ type Client struct {
 	cfg  Config
 	peer *peer.Peer
 
-	mu          sync.Mutex
-	changed     chan struct{} // closed and replaced on every change
-	answers     []script.Elicitation
-	elicits     []*Elicitation
-	texts       []string // agent_message_chunk texts, in order
-	sessionID   string
+	mu        sync.Mutex
+	changed   chan struct{} // closed and replaced on every change
+	answers   []script.Elicitation
+	elicits   []*Elicitation
+	texts     []string // agent_message_chunk texts, in order
+	sessionID string
 }
 
 // New returns a client that is not yet connected.

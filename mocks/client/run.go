@@ -132,4 +132,3 @@ func location(s *script.Script, st script.Step) string {
 	}
 	return s.Name
 }
-

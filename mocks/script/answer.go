@@ -85,7 +85,9 @@ func AcceptLabel(label string) Answer { return Answer{Action: "accept", Label: &
 func AcceptChoice(choice any) Answer { return Answer{Action: "accept", Choice: JSON(mustJSON(choice))} }
 
 // AcceptContent accepts with content as given (any JSON, null included).
-func AcceptContent(content any) Answer { return Answer{Action: "accept", Content: JSON(mustJSON(content))} }
+func AcceptContent(content any) Answer {
+	return Answer{Action: "accept", Content: JSON(mustJSON(content))}
+}
 
 // AcceptWithoutContent accepts with no content at all.
 func AcceptWithoutContent() Answer { return Answer{Action: "accept"} }
