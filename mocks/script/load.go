@@ -33,8 +33,9 @@ func Parse(file string, data []byte) (*Script, error) {
 		return nil, yamlError(file, err)
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err == nil {
-		setLines(&doc, s.Steps)
+	if err := yaml.Unmarshal(data, &doc); err == nil && len(doc.Content) > 0 {
+		setLines(doc.Content[0], s.Steps)
+		keepNulls(doc.Content[0], &s)
 	}
 	s.File = file
 	if err := s.Validate(); err != nil {
@@ -74,20 +75,68 @@ func clean(m string) string {
 }
 
 // setLines records each step's line from the document's node tree.
-func setLines(doc *yaml.Node, steps []Step) {
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return
-	}
-	m := doc.Content[0].Content
-	for i := 0; i+1 < len(m); i += 2 {
-		if m[i].Value == "steps" && m[i+1].Kind == yaml.SequenceNode {
-			for j, item := range m[i+1].Content {
-				if j < len(steps) {
-					steps[j].Line = item.Line
-				}
+func setLines(top *yaml.Node, steps []Step) {
+	if seq := child(top, "steps"); seq != nil && seq.Kind == yaml.SequenceNode {
+		for j, item := range seq.Content {
+			if j < len(steps) {
+				steps[j].Line = item.Line
 			}
 		}
 	}
+}
+
+// keepNulls sets the JSON fields written as null to JSON null: the decoder
+// skips null values, which would otherwise read as absent.
+func keepNulls(top *yaml.Node, s *Script) {
+	null := JSON("null")
+	set := func(n *yaml.Node, key string, field *JSON) {
+		if v := child(n, key); v != nil && v.Tag == "!!null" {
+			*field = null
+		}
+	}
+	set(top, "capabilities", &s.Capabilities)
+	seq := child(top, "steps")
+	if seq == nil {
+		return
+	}
+	for i, item := range seq.Content {
+		if i >= len(s.Steps) {
+			break
+		}
+		st := &s.Steps[i]
+		if st.Initialize != nil {
+			set(child(item, "initialize"), "capabilities", &st.Initialize.Capabilities)
+		}
+		if e := st.Elicitation; e != nil {
+			n := child(item, "elicitation")
+			a := child(n, "answer")
+			set(a, "choice", &e.Answer.Choice)
+			set(a, "content", &e.Answer.Content)
+			set(a, "result", &e.Answer.Result)
+			if e.Answer.Error != nil {
+				set(child(a, "error"), "data", &e.Answer.Error.Data)
+			}
+			if e.Expect != nil {
+				set(child(n, "expect"), "params", &e.Expect.Params)
+			}
+		}
+		if e := st.Elicit; e != nil {
+			set(child(item, "elicit"), "params", &e.Params)
+		}
+	}
+}
+
+// child is the value of key in a mapping node, or nil.
+func child(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 var (
