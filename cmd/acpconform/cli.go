@@ -19,12 +19,15 @@ type command struct {
 
 var commands = map[string]command{
 	"reference-agent": {"serve the reference ask_choice as an ACP agent on stdio (PROBE.md §1)", probeagent.Run},
+	"mock":            {"play a scripted mock client or agent (docs/scripts.md)", runMock},
 }
 
 // Exit codes.
 const (
-	exitOK    = 0
-	exitUsage = 2
+	exitOK           = 0
+	exitFailed       = 1 // a check failed
+	exitUsage        = 2 // bad flags, arguments or scripts
+	exitNoConnection = 3 // the subject could not be reached
 )
 
 // run dispatches to the subcommand named by args[0].
