@@ -162,7 +162,7 @@ func (a *Agent) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 		a.mu.Unlock()
 		_ = p.Respond(ctx, m.ID, map[string]string{"sessionId": id})
 	case "session/prompt":
-		a.prompt(ctx, p, m)
+		p.Go(func() { a.prompt(ctx, p, m) }) // a turn waits for answers the reader must deliver
 	case "session/cancel":
 		a.mu.Lock()
 		if a.cancel != nil {

@@ -46,7 +46,7 @@ type Config struct {
 // did about it.
 type Elicitation struct {
 	Request  peer.Message
-	Answered bool     // an answer (or an error) was sent
+	Answered bool     // the scripted answer was carried out: sent, or withheld for good
 	Problems []string // mismatches with the scripted expectation
 }
 
@@ -59,8 +59,10 @@ type Client struct {
 	mu        sync.Mutex
 	changed   chan struct{} // closed and replaced on every change
 	answers   []script.Elicitation
-	elicits   []*Elicitation
-	texts     []string // agent_message_chunk texts, in order
+	standing  *script.Elicitation // answers what the queue does not cover
+	elicits   []*Elicitation      // the most recent ones, at most peer.MaxHistory
+	seen      int                 // elicitation/create requests received in all
+	texts     []string            // agent_message_chunk texts, in order
 	sessionID string
 }
 
@@ -74,6 +76,15 @@ func New(cfg Config) *Client {
 func (c *Client) Append(e ...script.Elicitation) {
 	c.mu.Lock()
 	c.answers = append(c.answers, e...)
+	c.mu.Unlock()
+}
+
+// Route sets a standing answer for every elicitation/create the queue does
+// not cover, as ghttp's RouteToHandler does; without one, such a request is
+// a violation.
+func (c *Client) Route(e script.Elicitation) {
+	c.mu.Lock()
+	c.standing = &e
 	c.mu.Unlock()
 }
 
@@ -95,7 +106,8 @@ func (c *Client) Received() []peer.Message { return c.peer.Received() }
 // Violations returns what the agent did that the script did not allow.
 func (c *Client) Violations() []string { return c.peer.Violations() }
 
-// Elicitations returns the elicitation/create requests received so far.
+// Elicitations returns the elicitation/create requests received so far: after
+// a flood, only the most recent ones, at most peer.MaxHistory.
 func (c *Client) Elicitations() []Elicitation {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -248,7 +260,8 @@ func (c *Client) Probe(ctx context.Context, req probe.Request) (probe.Outcome, s
 // and been answered, the connection ends, or ctx ends.
 func (c *Client) WaitElicitations(ctx context.Context, n int) error {
 	return c.await(ctx, fmt.Sprintf("elicitation/create #%d", n), func() bool {
-		return len(c.elicits) >= n && c.elicits[n-1].Answered
+		i := n - 1 - (c.seen - len(c.elicits)) // its place among those kept
+		return c.seen >= n && (i < 0 || c.elicits[i].Answered)
 	})
 }
 
@@ -329,19 +342,23 @@ func (c *Client) update(m peer.Message) {
 func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 	c.mu.Lock()
 	rec := &Elicitation{Request: m}
-	k := len(c.elicits)
+	c.seen++
+	k := c.seen
+	if len(c.elicits) == peer.MaxHistory { // a flood: drop the older half at once
+		c.elicits = append(c.elicits[:0], c.elicits[peer.MaxHistory/2:]...)
+	}
 	c.elicits = append(c.elicits, rec)
-	var step *script.Elicitation
-	if k < len(c.answers) {
-		step = &c.answers[k]
+	step := c.standing
+	if k <= len(c.answers) {
+		step = &c.answers[k-1]
 	}
 	c.mu.Unlock()
-	defer func() {
+	done := func() {
 		c.mu.Lock()
 		rec.Answered = true
 		c.changedLocked()
 		c.mu.Unlock()
-	}()
+	}
 
 	if step != nil {
 		if problems := step.Expect.Check(m.Params); len(problems) > 0 {
@@ -349,7 +366,7 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 			rec.Problems = problems
 			c.mu.Unlock()
 			for _, pr := range problems {
-				p.Violate("elicitation/create #%d: %s", k+1, pr)
+				p.Violate("elicitation/create #%d: %s", k, pr)
 			}
 		}
 	}
@@ -357,14 +374,30 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 	case c.cfg.Unregistered:
 		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32601, Message: "Method not found", Data: mustJSON(map[string]string{"method": "elicitation/create"})})
 	case step == nil:
-		p.Violate("elicitation/create #%d was not scripted: %s", k+1, m.Raw)
+		p.Violate("elicitation/create #%d was not scripted: %s", k, m.Raw)
 		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32603, Message: "Internal error", Data: mustJSON(map[string]string{"error": "acpconform mock client: no scripted answer"})})
+	case step.Answer.Delay > 0:
+		d := time.Duration(step.Answer.Delay)
+		p.Transcript().Note(fmt.Sprintf("elicitation/create #%d: answering after %s", k, d))
+		p.Go(func() {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				c.answer(ctx, p, m, k, step.Answer)
+				done()
+			case <-ctx.Done():
+			}
+		})
+		return
 	default:
-		c.answer(ctx, p, m, k+1, step.Answer)
+		c.answer(ctx, p, m, k, step.Answer)
 	}
+	done()
 }
 
-// answer sends a scripted answer, with its delays and misbehaviours.
+// answer carries out a scripted answer, delay aside: it sends it, sends it
+// wrongly, withholds it or hangs up.
 func (c *Client) answer(ctx context.Context, p *peer.Peer, m peer.Message, k int, a script.Answer) {
 	switch {
 	case a.Never:
@@ -373,16 +406,6 @@ func (c *Client) answer(ctx context.Context, p *peer.Peer, m peer.Message, k int
 	case a.Close:
 		p.Hangup()
 		return
-	}
-	if a.Delay > 0 {
-		p.Transcript().Note(fmt.Sprintf("elicitation/create #%d: answering after %s", k, time.Duration(a.Delay)))
-		t := time.NewTimer(time.Duration(a.Delay))
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			return
-		}
 	}
 	result, rpcErr, err := a.Resolve(m.Params)
 	if err != nil {

@@ -14,6 +14,9 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/acpconform/acpconform/mocks/wire"
 )
@@ -54,9 +57,10 @@ func (e *Error) Error() string {
 	return s
 }
 
-// Handler receives the requests and notifications a peer reads. Requests run
-// each in their own goroutine, so a slow answer delays nothing else;
-// notifications run one at a time, in order.
+// Handler receives the requests and notifications a peer reads, one at a
+// time, in order, on the reading goroutine: it must not block. Work that
+// waits (a delayed answer, a prompt turn that sends requests of its own)
+// goes to its own goroutine with Peer.Go.
 type Handler func(ctx context.Context, p *Peer, m Message)
 
 // Peer is one side of a JSON-RPC connection.
@@ -66,14 +70,15 @@ type Peer struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	done    chan struct{}
-	reqs    sync.WaitGroup
+	reqs    sync.WaitGroup // goroutines started by Go
 
 	mu         sync.Mutex
 	nextID     int64
 	pending    map[string]chan Message
 	answered   map[string]bool
-	received   []Message
+	received   history
 	violations []string
+	unlisted   int // violations beyond MaxViolations
 }
 
 // New starts reading conn and returns the peer. Its own requests get ids
@@ -93,38 +98,88 @@ func New(conn wire.Conn, handler Handler) *Peer {
 func (p *Peer) read() {
 	defer close(p.done)
 	defer p.cancel()
-	for {
-		frame, err := p.conn.ReadFrame(p.ctx)
-		if err != nil {
-			if errors.Is(err, wire.ErrFrameTooLarge) || errors.Is(err, wire.ErrBinaryFrame) {
-				p.Violate("%v", err)
+	err := p.conn.Serve(p.take)
+	if errors.Is(err, wire.ErrFrameTooLarge) || errors.Is(err, wire.ErrBinaryFrame) {
+		p.Violate("%v", err)
+	}
+}
+
+// take handles one frame, on the connection's reading goroutine.
+func (p *Peer) take(frame []byte) {
+	m, err := decode(frame)
+	if err != nil {
+		p.Violate("malformed JSON-RPC frame: %v: %s", err, preview(frame))
+		return
+	}
+	p.mu.Lock()
+	p.received.add(m)
+	p.mu.Unlock()
+	switch {
+	case m.IsResponse():
+		p.deliver(m)
+	case m.Method != "":
+		p.handler(p.ctx, p, m)
+	default:
+		p.Violate("a frame that is neither request, notification nor response: %s", preview(frame))
+	}
+}
+
+// decode reads the envelope of a frame. It is the mock peers' hot path, so
+// it validates once and picks the members out without decoding the rest.
+func decode(frame []byte) (Message, error) {
+	if !gjson.ValidBytes(frame) {
+		var v any
+		return Message{}, json.Unmarshal(frame, &v) // for the reason
+	}
+	if frame[firstNonSpace(frame)] != '{' {
+		return Message{}, fmt.Errorf("not an object")
+	}
+	// The frame is never changed again (the transcript keeps it too), so it
+	// can be read as a string and its members sliced out without copies.
+	m := Message{Raw: frame, At: time.Now()}
+	var err error
+	gjson.Parse(unsafe.String(&frame[0], len(frame))).ForEach(func(key, v gjson.Result) bool {
+		raw := json.RawMessage(frame[v.Index : v.Index+len(v.Raw) : v.Index+len(v.Raw)])
+		switch key.Str {
+		case "id":
+			m.ID = raw
+		case "method":
+			if v.Type != gjson.String {
+				err = fmt.Errorf("method is not a string")
 			}
-			return
+			m.Method = v.Str
+		case "params":
+			m.Params = raw
+		case "result":
+			m.Result = raw
+		case "error":
+			m.Error = &Error{}
+			if e := json.Unmarshal(raw, m.Error); e != nil {
+				err = fmt.Errorf("error member: %v", e)
+			}
 		}
-		var m Message
-		if err := json.Unmarshal(frame, &m); err != nil {
-			p.Violate("malformed JSON-RPC frame: %v: %s", err, preview(frame))
-			continue
-		}
-		m.Raw, m.At = frame, time.Now()
-		p.mu.Lock()
-		p.received = append(p.received, m)
-		p.mu.Unlock()
-		switch {
-		case m.IsResponse():
-			p.deliver(m)
-		case m.IsRequest():
-			p.reqs.Add(1)
-			go func() {
-				defer p.reqs.Done()
-				p.handler(p.ctx, p, m)
-			}()
-		case m.Method != "":
-			p.handler(p.ctx, p, m)
-		default:
-			p.Violate("a frame that is neither request, notification nor response: %s", preview(frame))
+		return err == nil
+	})
+	return m, err
+}
+
+func firstNonSpace(b []byte) int {
+	for i, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return i
 		}
 	}
+	return 0
+}
+
+// Go runs f in its own goroutine; Close waits for it. Handlers use it for
+// work that waits.
+func (p *Peer) Go(f func()) {
+	p.reqs.Add(1)
+	go func() {
+		defer p.reqs.Done()
+		f()
+	}()
 }
 
 // deliver hands a response to the call waiting for it.
@@ -182,8 +237,14 @@ func (p *Peer) Notify(ctx context.Context, method string, params any) error {
 	return p.Send(ctx, request{JSONRPC: "2.0", Method: method, Params: params})
 }
 
-// Respond answers request id with result, sent as it marshals.
+// Respond answers request id with result, sent as it marshals; a
+// json.RawMessage result is sent as it is, unchecked.
 func (p *Peer) Respond(ctx context.Context, id json.RawMessage, result any) error {
+	if raw, ok := result.(json.RawMessage); ok && raw != nil {
+		frame := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(raw))
+		frame = append(append(append(append(append(frame, `{"jsonrpc":"2.0","id":`...), id...), `,"result":`...), raw...), '}')
+		return p.conn.WriteFrame(ctx, frame)
+	}
 	return p.Send(ctx, response{JSONRPC: "2.0", ID: id, Result: result})
 }
 
@@ -208,14 +269,45 @@ func (p *Peer) WriteRaw(ctx context.Context, b []byte) error { return p.conn.Wri
 func (p *Peer) Received() []Message {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]Message(nil), p.received...)
+	return p.received.list()
+}
+
+// Bounds on what a peer keeps, so that a flooding peer cannot exhaust memory.
+const (
+	// MaxHistory is how many received messages Received keeps: the most recent.
+	MaxHistory = 10000
+	// MaxViolations is how many violations are listed; the rest are counted.
+	MaxViolations = 1000
+)
+
+// history keeps the last MaxHistory messages.
+type history struct {
+	msgs []Message
+	next int // ring position once full
+}
+
+func (h *history) add(m Message) {
+	if len(h.msgs) < MaxHistory {
+		h.msgs = append(h.msgs, m)
+		return
+	}
+	h.msgs[h.next] = m
+	h.next = (h.next + 1) % MaxHistory
+}
+
+func (h *history) list() []Message {
+	return append(append([]Message(nil), h.msgs[h.next:]...), h.msgs[:h.next]...)
 }
 
 // Violate records something the other side did wrong.
 func (p *Peer) Violate(format string, args ...any) {
 	v := fmt.Sprintf(format, args...)
 	p.mu.Lock()
-	p.violations = append(p.violations, v)
+	if len(p.violations) < MaxViolations {
+		p.violations = append(p.violations, v)
+	} else {
+		p.unlisted++
+	}
 	p.mu.Unlock()
 	p.conn.Transcript().Note("violation: " + v)
 }
@@ -224,7 +316,11 @@ func (p *Peer) Violate(format string, args ...any) {
 func (p *Peer) Violations() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]string(nil), p.violations...)
+	out := append([]string(nil), p.violations...)
+	if p.unlisted > 0 {
+		out = append(out, fmt.Sprintf("... and %d more violations", p.unlisted))
+	}
+	return out
 }
 
 // Transcript is the connection's record of frames.
@@ -240,8 +336,8 @@ func (p *Peer) Hangup() {
 	go p.conn.Close()
 }
 
-// Close ends the connection and waits for running request handlers, which
-// see their context end.
+// Close ends the connection and waits for the goroutines started with Go,
+// which see their context end.
 func (p *Peer) Close() error {
 	p.cancel()
 	err := p.conn.Close()

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -141,43 +142,48 @@ func (a Answer) Resolve(params json.RawMessage) (json.RawMessage, *RPCError, err
 	case a.Result != nil:
 		return json.RawMessage(a.Result), nil, nil
 	}
-	result := map[string]json.RawMessage{"action": mustJSON(a.Action)}
+	// Built by hand: this is the mock client's hot path, and every piece is
+	// JSON already.
+	result := make([]byte, 0, 64+len(a.Action)+len(a.Content)+len(a.Choice))
+	result = append(append(append(result, `{"action":`...), mustJSON(a.Action)...), `,"content":`...)
 	switch {
 	case a.Content != nil:
-		result["content"] = json.RawMessage(a.Content)
+		result = append(result, a.Content...)
 	case a.Choice != nil:
-		result["content"] = mustJSON(map[string]json.RawMessage{"choice": json.RawMessage(a.Choice)})
+		result = append(append(append(result, `{"choice":`...), a.Choice...), '}')
 	case a.Pick != nil || a.Label != nil:
 		token, err := a.token(params)
 		if err != nil {
 			return nil, nil, err
 		}
-		result["content"] = mustJSON(map[string]json.RawMessage{"choice": token})
+		result = append(append(append(result, `{"choice":`...), token...), '}')
+	default:
+		result = result[:len(result)-len(`,"content":`)]
 	}
-	return mustJSON(result), nil, nil
+	return append(result, '}'), nil, nil
 }
 
-// token finds the const a Pick or Label names.
+// token finds the const a Pick or Label names. It looks the path up
+// without decoding the whole request: this is the mock client's hot path.
 func (a Answer) token(params json.RawMessage) (json.RawMessage, error) {
-	form, err := ReadForm(params)
-	if err != nil {
-		return nil, err
-	}
+	const choice = "requestedSchema.properties.choice"
 	switch {
 	case a.Pick != nil && a.Pick.Default:
-		if form.Default == nil {
+		def := gjson.GetBytes(params, choice+".default")
+		if !def.Exists() {
 			return nil, fmt.Errorf("cannot pick the default: the request has none")
 		}
-		return form.Default, nil
+		return json.RawMessage(def.Raw), nil
 	case a.Pick != nil:
-		if a.Pick.Index >= len(form.Options) {
-			return nil, fmt.Errorf("cannot pick option %d: the request offers %d", a.Pick.Index, len(form.Options))
+		if c := gjson.GetBytes(params, choice+".oneOf."+strconv.Itoa(a.Pick.Index)+".const"); c.Exists() {
+			return json.RawMessage(c.Raw), nil
 		}
-		return form.Options[a.Pick.Index].Const, nil
+		n := len(gjson.GetBytes(params, choice+".oneOf").Array())
+		return nil, fmt.Errorf("cannot pick option %d: the request offers %d", a.Pick.Index, n)
 	default:
-		for _, o := range form.Options {
-			if o.Title == *a.Label {
-				return o.Const, nil
+		for _, o := range gjson.GetBytes(params, choice+".oneOf").Array() {
+			if t := o.Get("title"); t.Type == gjson.String && t.Str == *a.Label {
+				return json.RawMessage(o.Get("const").Raw), nil
 			}
 		}
 		return nil, fmt.Errorf("cannot pick label %q: the request does not offer it", *a.Label)

@@ -13,53 +13,43 @@ import (
 // StreamConn is a connection over a byte stream carrying newline-delimited
 // JSON, as ACP does over stdio.
 type StreamConn struct {
+	*reader
 	r          io.Reader
 	w          io.Writer
+	max        int
 	transcript *Transcript
-	inbox      *inbox
-	closing    chan struct{}
 	closeOnce  sync.Once
 	writeMu    sync.Mutex
-	readerDone chan struct{}
 }
 
 // NewStream reads messages from r and writes them to w. Closing the
 // connection closes r and w when they are io.Closers; a reader that is not
 // (os.Stdin, say) keeps its goroutine until the next line or EOF.
 func NewStream(r io.Reader, w io.Writer, opts Options) *StreamConn {
-	c := &StreamConn{
-		r: r, w: w,
-		transcript: opts.transcript(),
-		inbox:      newInbox(),
-		closing:    make(chan struct{}),
-		readerDone: make(chan struct{}),
-	}
-	go c.read(opts.maxFrame())
+	c := &StreamConn{r: r, w: w, max: opts.maxFrame(), transcript: opts.transcript()}
+	c.reader = newReader(c.loop)
 	return c
 }
 
-func (c *StreamConn) read(max int) {
-	defer close(c.readerDone)
+// loop reads lines until the stream ends.
+func (c *StreamConn) loop(deliver func([]byte) bool) error {
 	br := bufio.NewReaderSize(c.r, 64<<10)
 	for {
-		line, err := readLine(br, max)
+		line, err := readLine(br, c.max)
 		if errors.Is(err, ErrFrameTooLarge) {
 			c.transcript.add(Received, line, err.Error())
 			c.closeTransport()
-			c.inbox.finish(err)
-			return
+			return err
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
-			c.transcript.add(Received, line, "")
-			if !c.inbox.deliver(line, c.closing) {
-				c.inbox.finish(ErrClosed)
-				return
+			c.transcript.keep(Received, line, "") // line is a fresh slice no one changes
+			if !deliver(line) {
+				return ErrClosed
 			}
 		}
 		if err != nil {
 			c.transcript.note(Received, "closed: "+describeEnd(err))
-			c.inbox.finish(closedErr(err))
-			return
+			return closedErr(err)
 		}
 	}
 }
@@ -85,30 +75,41 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
-// ReadFrame implements Conn.
-func (c *StreamConn) ReadFrame(ctx context.Context) ([]byte, error) { return c.inbox.read(ctx) }
-
 // WriteFrame implements Conn.
 func (c *StreamConn) WriteFrame(ctx context.Context, msg []byte) error {
 	if bytes.IndexByte(msg, '\n') >= 0 {
 		return fmt.Errorf("wire: a frame must not contain a newline")
 	}
-	return c.write(ctx, append(msg[:len(msg):len(msg)], '\n'), msg, "")
+	framed := make([]byte, len(msg)+1)
+	copy(framed, msg)
+	framed[len(msg)] = '\n'
+	return c.write(ctx, framed, framed[:len(msg)], "")
 }
 
 // WriteRaw implements Conn.
 func (c *StreamConn) WriteRaw(ctx context.Context, b []byte) error {
-	return c.write(ctx, b, b, "raw")
+	return c.write(ctx, b, preview(b), "raw")
 }
 
+// write sends b and records logged, which the transcript keeps as it is.
+// A write that outlasts ctx, to a peer that does not read, closes the
+// connection: a stream cannot take half a frame back.
 func (c *StreamConn) write(ctx context.Context, b, logged []byte, note string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	c.transcript.add(Sent, logged, note)
-	if _, err := c.w.Write(b); err != nil {
+	c.transcript.keep(Sent, logged, note)
+	stop := context.AfterFunc(ctx, func() {
+		c.transcript.note(Sent, "write abandoned: "+context.Cause(ctx).Error())
+		c.closeTransport()
+	})
+	_, err := c.w.Write(b)
+	if !stop() && ctx.Err() != nil {
+		return fmt.Errorf("%w (the connection is closed)", ctx.Err())
+	}
+	if err != nil {
 		c.transcript.note(Sent, "write failed: "+err.Error())
 		return closedErr(err)
 	}
@@ -118,9 +119,6 @@ func (c *StreamConn) write(ctx context.Context, b, logged []byte, note string) e
 // Transcript implements Conn.
 func (c *StreamConn) Transcript() *Transcript { return c.transcript }
 
-// Done is closed when the reading side has ended.
-func (c *StreamConn) Done() <-chan struct{} { return c.inbox.done }
-
 // Close implements Conn. It closes the write side first, so the peer sees
 // EOF, then the read side, and waits for the reader when the read side
 // could be closed.
@@ -129,9 +127,8 @@ func (c *StreamConn) Close() error {
 		close(c.closing)
 		c.closeTransport()
 	})
-	if _, ok := c.r.(io.Closer); ok {
-		<-c.readerDone
-	}
+	_, closable := c.r.(io.Closer)
+	c.stop(closable)
 	return nil
 }
 

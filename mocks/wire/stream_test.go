@@ -126,3 +126,48 @@ var _ = Describe("StreamConn", func() {
 		Expect(a.Transcript().String()).To(ContainSubstring("write failed"))
 	})
 })
+
+var _ = Describe("Serve", func() {
+	It("hands every frame to the handler in order, in the caller's goroutine, and says why it ended", within, func(ctx SpecContext) {
+		agentIn, toAgent := io.Pipe()
+		c := wire.NewStream(agentIn, io.Discard, wire.Options{})
+		go func() {
+			defer GinkgoRecover()
+			_, _ = io.WriteString(toAgent, "1\n2\n3\n")
+			toAgent.Close()
+		}()
+		var got []string
+		err := c.Serve(func(f []byte) { got = append(got, string(f)) })
+		Expect(err).To(MatchError(wire.ErrClosed))
+		Expect(got).To(Equal([]string{"1", "2", "3"}))
+		Expect(c.Done()).To(BeClosed())
+		_, err = c.ReadFrame(ctx)
+		Expect(err).To(MatchError(ContainSubstring("being served")))
+	})
+
+	It("takes over from ReadFrame without losing a frame", within, func(ctx SpecContext) {
+		a, b := wire.Pipe(wire.Options{}) // Pipe reads in the background from the start
+		DeferCleanup(b.Close)
+		Expect(a.WriteFrame(ctx, []byte("1"))).To(Succeed())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte("1")))
+		Expect(a.WriteFrame(ctx, []byte("2"))).To(Succeed())
+		Expect(a.Close()).To(Succeed())
+		var got []string
+		Expect(b.Serve(func(f []byte) { got = append(got, string(f)) })).To(MatchError(wire.ErrClosed))
+		Expect(got).To(Equal([]string{"2"}))
+	})
+})
+
+var _ = Describe("A write to a peer that does not read", func() {
+	It("is abandoned at the context's deadline, closing the connection", within, func(ctx SpecContext) {
+		_, w := io.Pipe() // nobody ever reads the other end
+		c := wire.NewStream(strings.NewReader(""), w, wire.Options{})
+		short, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
+		defer cancel()
+		err := c.WriteFrame(short, []byte("{}"))
+		Expect(err).To(MatchError(context.DeadlineExceeded))
+		Expect(err.Error()).To(ContainSubstring("the connection is closed"))
+		Expect(c.Transcript().String()).To(ContainSubstring("write abandoned"))
+		Expect(c.WriteFrame(ctx, []byte("{}"))).To(MatchError(wire.ErrClosed))
+	})
+})

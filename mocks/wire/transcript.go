@@ -47,7 +47,16 @@ type Transcript struct {
 func NewTranscript() *Transcript { return &Transcript{start: time.Now()} }
 
 func (t *Transcript) add(dir Direction, data []byte, note string) {
-	e := Entry{Dir: dir, Data: preview(data), Note: note}
+	t.keep(dir, preview(data), note)
+}
+
+// keep records data without copying it: the caller hands it over and never
+// changes it again.
+func (t *Transcript) keep(dir Direction, data []byte, note string) {
+	if len(data) > maxEntryData {
+		data = preview(data)
+	}
+	e := Entry{Dir: dir, Data: data, Note: note}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e.At = time.Since(t.start)

@@ -13,65 +13,50 @@ import (
 // WebSocketConn is a connection over a WebSocket: one JSON-RPC message per
 // text frame, no newline required.
 type WebSocketConn struct {
+	*reader
 	ws         *websocket.Conn
+	max        int
 	transcript *Transcript
-	inbox      *inbox
-	closing    chan struct{}
 	closeOnce  sync.Once
+	ctx        context.Context // the loop's: cancelling a websocket read closes the connection
 	cancel     context.CancelFunc
-	readerDone chan struct{}
 }
 
 // NewWebSocket wraps an open WebSocket. Messages above the size limit close
 // it with status 1009 (message too big), binary messages with 1003
 // (unsupported data).
 func NewWebSocket(ws *websocket.Conn, opts Options) *WebSocketConn {
-	ctx, cancel := context.WithCancel(context.Background())
-	c := &WebSocketConn{
-		ws:         ws,
-		transcript: opts.transcript(),
-		inbox:      newInbox(),
-		closing:    make(chan struct{}),
-		cancel:     cancel,
-		readerDone: make(chan struct{}),
-	}
-	ws.SetReadLimit(int64(opts.maxFrame()))
-	go c.read(ctx, opts.maxFrame())
+	c := &WebSocketConn{ws: ws, max: opts.maxFrame(), transcript: opts.transcript()}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.reader = newReader(c.loop)
+	ws.SetReadLimit(int64(c.max))
 	return c
 }
 
-func (c *WebSocketConn) read(ctx context.Context, max int) {
-	defer close(c.readerDone)
+// loop reads messages until the WebSocket closes.
+func (c *WebSocketConn) loop(deliver func([]byte) bool) error {
 	for {
-		// The reader's own context: cancelling a websocket read closes the
-		// connection, so per-call deadlines live in ReadFrame instead.
-		typ, msg, err := c.ws.Read(ctx)
+		typ, msg, err := c.ws.Read(c.ctx)
 		if err != nil {
 			if errors.Is(err, websocket.ErrMessageTooBig) {
-				err = fmt.Errorf("%w: a message of more than %d bytes", ErrFrameTooLarge, max)
+				err = fmt.Errorf("%w: a message of more than %d bytes", ErrFrameTooLarge, c.max)
 				c.transcript.note(Received, err.Error())
-			} else {
-				c.transcript.note(Received, "closed: "+err.Error())
+				return err
 			}
-			c.inbox.finish(closedErr(err))
-			return
+			c.transcript.note(Received, "closed: "+err.Error())
+			return closedErr(err)
 		}
 		if typ != websocket.MessageText {
 			c.transcript.add(Received, msg, "binary frame refused")
-			c.ws.Close(websocket.StatusUnsupportedData, "ACP messages are text frames")
-			c.inbox.finish(ErrBinaryFrame)
-			return
+			go c.ws.Close(websocket.StatusUnsupportedData, "ACP messages are text frames") // the handshake may wait on the peer
+			return ErrBinaryFrame
 		}
-		c.transcript.add(Received, msg, "")
-		if !c.inbox.deliver(msg, c.closing) {
-			c.inbox.finish(ErrClosed)
-			return
+		c.transcript.keep(Received, msg, "") // msg is a fresh slice no one changes
+		if !deliver(msg) {
+			return ErrClosed
 		}
 	}
 }
-
-// ReadFrame implements Conn.
-func (c *WebSocketConn) ReadFrame(ctx context.Context) ([]byte, error) { return c.inbox.read(ctx) }
 
 // WriteFrame implements Conn.
 func (c *WebSocketConn) WriteFrame(ctx context.Context, msg []byte) error {
@@ -100,9 +85,6 @@ func (c *WebSocketConn) write(ctx context.Context, typ websocket.MessageType, b 
 // Transcript implements Conn.
 func (c *WebSocketConn) Transcript() *Transcript { return c.transcript }
 
-// Done is closed when the reading side has ended.
-func (c *WebSocketConn) Done() <-chan struct{} { return c.inbox.done }
-
 // Close implements Conn with a normal closure.
 func (c *WebSocketConn) Close() error {
 	c.closeOnce.Do(func() {
@@ -110,7 +92,7 @@ func (c *WebSocketConn) Close() error {
 		c.ws.Close(websocket.StatusNormalClosure, "")
 		c.cancel()
 	})
-	<-c.readerDone
+	c.stop(true)
 	return nil
 }
 

@@ -28,7 +28,9 @@ var (
 )
 
 // Conn is one end of an ACP connection, read and written a message at a
-// time. It is safe for one reader and many writers at once.
+// time. It is safe for one reader and many writers at once. It reads
+// nothing until ReadFrame or Serve is first called, so, as over io.Pipe, a
+// peer's write may wait until then.
 type Conn interface {
 	// ReadFrame returns the next message without its framing, waiting at
 	// most until ctx ends. Errors: ErrClosed (wrapping the cause),
@@ -42,6 +44,14 @@ type Conn interface {
 	// would: malformed JSON, half a frame, two frames in one write. On a
 	// WebSocket it is one text frame holding b.
 	WriteRaw(ctx context.Context, b []byte) error
+	// Serve hands every frame to handle, in order, in the calling
+	// goroutine, until the connection ends, and says why it ended. Called
+	// before any ReadFrame, it reads the transport itself, with no
+	// goroutine between the transport and handle; ReadFrame must not be
+	// called after it.
+	Serve(handle func(frame []byte)) error
+	// Done is closed when the connection's reading has ended.
+	Done() <-chan struct{}
 	// Transcript is the record of every frame in both directions.
 	Transcript() *Transcript
 	// Close ends the connection and waits for its reader to stop.
@@ -71,56 +81,121 @@ func (o Options) transcript() *Transcript {
 	return NewTranscript()
 }
 
-// inbox hands frames from a connection's reader goroutine to ReadFrame, so
-// that a read can wait on a context without cancelling the transport. Its
-// small buffer is the back-pressure against a flooding peer.
-type inbox struct {
-	frames chan []byte
-	done   chan struct{} // closed when the reader stops; err says why
-	err    error
-	stop   sync.Once
+// reader runs a connection's read loop in one of two modes, whichever is
+// asked for first: in the background, feeding ReadFrame through a small
+// buffer (the back-pressure against a flooding peer) so that each read can
+// wait on its own context; or in the caller's goroutine, handing each frame
+// to Serve's handler with no goroutine in between. Nothing is read before
+// either is called.
+type reader struct {
+	loop    func(deliver func([]byte) bool) error // the transport's; returns why it stopped
+	closing chan struct{}                         // closed by Close
+
+	start    sync.Once
+	serving  bool          // set once by start
+	frames   chan []byte   // background mode
+	done     chan struct{} // closed when the loop has stopped; err says why
+	err      error
+	loopDone chan struct{} // closed when a started loop has returned
+	began    chan struct{} // closed when a mode was chosen
 }
 
-func newInbox() *inbox {
-	return &inbox{frames: make(chan []byte, 16), done: make(chan struct{})}
-}
-
-// deliver hands one frame over, or reports that the connection is going away.
-func (in *inbox) deliver(frame []byte, closing <-chan struct{}) bool {
-	select {
-	case in.frames <- frame:
-		return true
-	case <-closing:
-		return false
+func newReader(loop func(deliver func([]byte) bool) error) *reader {
+	return &reader{
+		loop: loop, closing: make(chan struct{}),
+		frames: make(chan []byte, 16), done: make(chan struct{}),
+		loopDone: make(chan struct{}), began: make(chan struct{}),
 	}
 }
 
-// finish records why the reader stopped.
-func (in *inbox) finish(err error) {
-	in.stop.Do(func() {
-		in.err = err
-		close(in.done)
-	})
+func (r *reader) finish(err error) {
+	r.err = err
+	close(r.done)
+	close(r.loopDone)
 }
 
-func (in *inbox) read(ctx context.Context) ([]byte, error) {
+// ReadFrame implements Conn.ReadFrame.
+func (r *reader) ReadFrame(ctx context.Context) ([]byte, error) {
+	r.background()
+	if r.serving {
+		return nil, errors.New("wire: ReadFrame on a connection being served")
+	}
 	select {
-	case f := <-in.frames:
+	case f := <-r.frames:
 		return f, nil
 	default:
 	}
 	select {
-	case f := <-in.frames:
+	case f := <-r.frames:
 		return f, nil
-	case <-in.done:
+	case <-r.done:
 		select { // frames read before the end still count
-		case f := <-in.frames:
+		case f := <-r.frames:
 			return f, nil
 		default:
-			return nil, in.err
+			return nil, r.err
 		}
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+// background starts reading in the background, unless reading has started.
+func (r *reader) background() {
+	r.start.Do(func() {
+		close(r.began)
+		deliver := func(f []byte) bool {
+			select {
+			case r.frames <- f:
+				return true
+			case <-r.closing:
+				return false
+			}
+		}
+		go func() { r.finish(r.loop(deliver)) }()
+	})
+}
+
+// Serve implements Conn.Serve.
+func (r *reader) Serve(handle func(frame []byte)) error {
+	first := false
+	r.start.Do(func() {
+		first, r.serving = true, true
+		close(r.began)
+	})
+	if !first { // ReadFrame came first: take its frames, one goroutine away
+		for {
+			f, err := r.ReadFrame(context.Background())
+			if err != nil {
+				return err
+			}
+			handle(f)
+		}
+	}
+	r.finish(r.loop(func(f []byte) bool {
+		handle(f)
+		select {
+		case <-r.closing:
+			return false
+		default:
+			return true
+		}
+	}))
+	return r.err
+}
+
+// Done is closed when the connection's reading has ended.
+func (r *reader) Done() <-chan struct{} { return r.done }
+
+// stop tells the loop to end, and waits for it if one was started and the
+// transport could be closed under it.
+func (r *reader) stop(wait bool) {
+	select {
+	case <-r.began:
+		if wait {
+			<-r.loopDone
+		}
+	default:
 	}
 }
 
@@ -136,10 +211,15 @@ func closedErr(cause error) error {
 }
 
 // Pipe returns the two ends of an in-memory stream connection (io.Pipe).
+// Both start reading at once, so that, as over OS pipes, a write returns
+// when the other end has buffered the frame, not when it has asked for it.
 func Pipe(opts Options) (*StreamConn, *StreamConn) {
 	ar, bw := io.Pipe()
 	br, aw := io.Pipe()
 	bOpts := opts
 	bOpts.Transcript = nil
-	return NewStream(ar, aw, opts), NewStream(br, bw, bOpts)
+	a, b := NewStream(ar, aw, opts), NewStream(br, bw, bOpts)
+	a.background()
+	b.background()
+	return a, b
 }

@@ -1,0 +1,243 @@
+package client_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	acp "github.com/coder/acp-go-sdk"
+	"github.com/coder/websocket"
+
+	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/reference"
+)
+
+// The benchmarks time one elicitation/create round trip: a raw sender writes
+// the same request frame and reads one answer frame, over three transports,
+// against three responders:
+//
+//	Echo   a minimal NDJSON (or text-frame) echo of fixed answer bytes: the floor
+//	SDK    a bare acp-go-sdk client answering elicitation/create
+//	Mock   the mock client, answering by index from the request's own schema
+//
+// Run: go test -run '^$' -bench . -benchmem ./mocks/client/
+
+// request is the frame the sender sends: the reference's deploy form.
+var request = func() []byte {
+	req, err := reference.Compile("Choose a deployment target", []reference.Choice[string]{
+		{Value: "preview", Label: "Preview"},
+		{Value: "production", Label: "Production", Description: "Deploy to the production environment.", Default: true},
+	})
+	if err != nil {
+		panic(err)
+	}
+	req.SessionID = "bench"
+	params, _ := json.Marshal(req)
+	frame, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": json.RawMessage(params)})
+	return frame
+}()
+
+var answer = []byte(`{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"choice":"choice_1"}}}`)
+
+// sender is the agent side: one request out, one answer in.
+type sender interface{ roundTrip() error }
+
+type streamSender struct {
+	w  io.Writer
+	sc *bufio.Scanner
+}
+
+func (s *streamSender) roundTrip() error {
+	if _, err := s.w.Write(append(request[:len(request):len(request)], '\n')); err != nil {
+		return err
+	}
+	if !s.sc.Scan() {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+
+type wsSender struct{ c *websocket.Conn }
+
+func (s *wsSender) roundTrip() error {
+	ctx := context.Background()
+	if err := s.c.Write(ctx, websocket.MessageText, request); err != nil {
+		return err
+	}
+	_, _, err := s.c.Read(ctx)
+	return err
+}
+
+// responder is the client side under measure, given its end of a transport.
+type responder struct {
+	name   string
+	stream func(b *testing.B, r io.Reader, w io.Writer) // serves a byte stream
+	ws     func(b *testing.B, c *websocket.Conn)        // serves a WebSocket
+}
+
+var responders = []responder{
+	{"Echo", echoStream, echoWebSocket},
+	{"SDK", func(b *testing.B, r io.Reader, w io.Writer) { sdkClient(b, r, w) }, func(b *testing.B, c *websocket.Conn) {
+		s := wire.NewSDKStream(wire.NewWebSocket(c, wire.Options{}))
+		sdkClient(b, s, s)
+	}},
+	{"Mock", func(b *testing.B, r io.Reader, w io.Writer) { mockClient(b, wire.NewStream(r, w, wire.Options{})) }, func(b *testing.B, c *websocket.Conn) {
+		mockClient(b, wire.NewWebSocket(c, wire.Options{}))
+	}},
+}
+
+func echoStream(b *testing.B, r io.Reader, w io.Writer) {
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 1<<20)
+		line := append(answer[:len(answer):len(answer)], '\n')
+		for sc.Scan() {
+			if _, err := w.Write(line); err != nil {
+				return
+			}
+		}
+	}()
+}
+
+func echoWebSocket(b *testing.B, c *websocket.Conn) {
+	go func() {
+		for {
+			if _, _, err := c.Read(context.Background()); err != nil {
+				return
+			}
+			if err := c.Write(context.Background(), websocket.MessageText, answer); err != nil {
+				return
+			}
+		}
+	}()
+}
+
+type benchClient struct{ acp.Client }
+
+func (benchClient) UnstableCreateElicitation(context.Context, acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
+	return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept", Content: map[string]any{"choice": "choice_1"}}}, nil
+}
+
+func sdkClient(b *testing.B, r io.Reader, w io.Writer) {
+	acp.NewClientSideConnection(benchClient{}, w, r).SetLogger(slog.New(slog.DiscardHandler))
+}
+
+func mockClient(b *testing.B, conn wire.Conn) {
+	c := client.New(client.Config{Capabilities: client.FormElicitation})
+	c.Route(script.Elicitation{Answer: script.Accept(1)})
+	c.Connect(conn)
+	b.Cleanup(func() { c.Close() })
+}
+
+// The transports: each gives the sender its end and serves the responder.
+
+func inMemory(b *testing.B, resp responder) sender {
+	clientIn, toClient := io.Pipe()
+	fromClient, clientOut := io.Pipe()
+	resp.stream(b, clientIn, clientOut)
+	b.Cleanup(func() { toClient.Close(); fromClient.Close() })
+	return newStreamSender(toClient, fromClient)
+}
+
+func osPipes(b *testing.B, resp responder) sender {
+	clientIn, toClient, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	fromClient, clientOut, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp.stream(b, clientIn, clientOut)
+	b.Cleanup(func() { toClient.Close(); fromClient.Close(); clientIn.Close(); clientOut.Close() })
+	return newStreamSender(toClient, fromClient)
+}
+
+func loopbackWebSocket(b *testing.B, resp responder) sender {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		c.SetReadLimit(wire.DefaultMaxFrame)
+		resp.ws(b, c)
+		<-r.Context().Done()
+	}))
+	c, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.CloseNow(); srv.Close() })
+	return &wsSender{c: c}
+}
+
+func newStreamSender(w io.Writer, r io.Reader) sender {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	return &streamSender{w: w, sc: sc}
+}
+
+var transports = []struct {
+	name    string
+	connect func(b *testing.B, resp responder) sender
+}{
+	{"InMemory", inMemory},
+	{"OSPipe", osPipes},
+	{"WebSocket", loopbackWebSocket},
+}
+
+func BenchmarkElicitationRoundTrip(b *testing.B) {
+	for _, t := range transports {
+		for _, resp := range responders {
+			b.Run(t.name+"/"+resp.name, func(b *testing.B) {
+				s := t.connect(b, resp)
+				if err := s.roundTrip(); err != nil { // warm up, and prove the responder answers
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := s.roundTrip(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkAskChoiceAgainstMockClient times the reference ask_choice end to
+// end: validate, compile, send, the mock client's answer, parse.
+func BenchmarkAskChoiceAgainstMockClient(b *testing.B) {
+	mine, theirs := wire.Pipe(wire.Options{})
+	mockClient(b, mine)
+	s := wire.NewSDKStream(theirs)
+	conn := reference.NewUnstartedAgentConnection(nil, s, s)
+	conn.SetLogger(slog.New(slog.DiscardHandler))
+	conn.Start()
+	session := &reference.Session{ID: "bench", Client: conn, ClientCapabilities: acp.ClientCapabilities{
+		Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}},
+	}}
+	choices := []reference.Choice[string]{
+		{Value: "preview", Label: "Preview"},
+		{Value: "production", Label: "Production", Description: "Deploy to the production environment.", Default: true},
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := reference.AskChoice(ctx, session, "Choose a deployment target", choices)
+		if err != nil || res.Value() != "production" {
+			b.Fatalf("AskChoice = %v, %v", res, err)
+		}
+	}
+}
