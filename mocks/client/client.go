@@ -214,6 +214,9 @@ func (c *Client) Prompt(ctx context.Context, text string) *Turn {
 	return t
 }
 
+// Done is closed when the agent has answered the prompt.
+func (t *Turn) Done() <-chan struct{} { return t.done }
+
 // Wait returns the turn's stopReason once the agent answers the prompt.
 func (t *Turn) Wait(ctx context.Context) (string, error) {
 	select {

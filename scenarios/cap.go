@@ -1,0 +1,83 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/probe"
+)
+
+// capabilities: capability negotiation (CAP-1..4, RTE-3).
+func (e *env) capabilities() {
+	Describe("CAP: capability negotiation", func() {
+		DescribeTable("without form support nothing is sent and the caller hears so",
+			func(ctx SpecContext, caps string) {
+				cfg := client.Config{}
+				if caps != "" {
+					cfg.Capabilities = json.RawMessage(caps)
+				}
+				f := e.connect(ctx, cfg)
+				Expect(f.probe(ctx, deploy())).To(BeOutcome(unsupported))
+				Expect(f.requests()).To(BeEmpty(), "no elicitation, and no permission request in its place")
+			},
+			e.entry("no capabilities at all", rules("CAP-2", "CAP-3"), ""),
+			e.entry("capabilities without elicitation", rules("CAP-2"), `{"fs":{"readTextFile":true,"writeTextFile":false}}`),
+			e.entry("elicitation null", rules("CAP-2"), `{"elicitation":null}`),
+			e.entry("elicitation {}", rules("CAP-2"), `{"elicitation":{}}`),
+			e.entry("form null", rules("CAP-2"), `{"elicitation":{"form":null}}`),
+			e.entry("url alone", rules("CAP-2"), `{"elicitation":{"url":{}}}`),
+			e.entry("url, and form null", rules("CAP-2"), `{"elicitation":{"url":{},"form":null}}`),
+		)
+
+		DescribeTable("with form support the request is sent",
+			func(ctx SpecContext, caps string) {
+				f := e.connect(ctx, client.Config{Capabilities: json.RawMessage(caps)}).answer(script.Accept(1))
+				Expect(f.probe(ctx, deploy())).To(BeOutcome(accepted(1, "production")))
+				Expect(f.sent()).To(HaveLen(1))
+			},
+			e.entry("form {}", rules("CAP-1"), `{"elicitation":{"form":{}}}`),
+			e.entry("form with metadata", rules("CAP-1"), `{"elicitation":{"form":{"_meta":{"vendor.example/x":1}}}}`),
+			e.entry("form and url", rules("CAP-1"), `{"elicitation":{"form":{},"url":{}}}`),
+		)
+
+		e.it("sends no permission request in place of an elicitation, fallback or not", rules("CAP-3"), func(ctx SpecContext) {
+			f := e.connect(ctx, bareClient)
+			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 0))).To(BeOutcome(declined))
+			Expect(f.probe(ctx, deploy())).To(BeOutcome(unsupported))
+			Expect(f.requests()).To(BeEmpty())
+		})
+
+		e.it("keeps capabilities per connection: two connections, two answers, at once", rules("CAP-4"), func(ctx SpecContext) {
+			withForm := e.connect(ctx, formClient).answer(script.Accept(0).After(50 * time.Millisecond))
+			without := e.connect(ctx, bareClient)
+			var wg sync.WaitGroup
+			var formOut, bareOut probe.Outcome
+			run := func(f *fixture, out *probe.Outcome) {
+				defer wg.Done()
+				defer GinkgoRecover()
+				*out = f.probe(ctx, deploy())
+			}
+			wg.Add(2)
+			go run(withForm, &formOut)
+			go run(without, &bareOut)
+			wg.Wait()
+			Expect(formOut).To(BeOutcome(accepted(0, "preview")))
+			Expect(bareOut).To(BeOutcome(unsupported))
+			Expect(without.requests()).To(BeEmpty())
+			Expect(withForm.sent()).To(HaveLen(1))
+		})
+
+		e.it("sends nothing to a client that registered the route but did not advertise form", rules("RTE-3", "CAP-1"), func(ctx SpecContext) {
+			f := e.connect(ctx, client.Config{Capabilities: json.RawMessage(`{"elicitation":{"url":{}}}`)}).answer(script.Accept(0))
+			Expect(f.probe(ctx, withFallback(deploy(), errorFallback, 0))).To(BeOutcome(failedWith(probe.ErrorFallback)))
+			Expect(f.requests()).To(BeEmpty(), "the capability decides, not the route")
+		})
+	})
+}
+

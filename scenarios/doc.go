@@ -1,0 +1,40 @@
+// Package scenarios is the Ginkgo catalogue of typed-choice checks: one spec
+// per check, grouped by CONTRACT area, one file per area (sch.go, val.go,
+// ...). Catalogue declares it against a suite.Subject; the same specs run
+// against the reference in-process, as a process over stdio, over a
+// WebSocket, and against anyone's agent through the acpconform CLI.
+//
+// # Reading a spec
+//
+// Every spec carries the label sets rule:<ID>, level:<MUST or SHOULD>,
+// role:<agent, client or relay> and area:<AREA>, so that
+//
+//	acpconform run --label-filter 'rule: containsAny TOK-2'
+//
+// selects by rule, and its CONTRACT IDs are also a report entry, which
+// reaches the JUnit properties. A spec
+//
+//  1. connects a scripted mock client (mocks/client) to a fresh connection
+//     of the subject, advertising the capabilities the check needs;
+//  2. queues the client's answers to the elicitations it expects;
+//  3. sends a probe request (PROBE.md §1) as the prompt;
+//  4. asserts on the outcome the subject reports and on the frames it sent.
+//
+// Nothing waits without a bound: each wait takes the run's response
+// timeout, each spec its scenario timeout. A failed spec attaches the wire
+// transcript and the subject's stderr to its report. Checks that need the
+// reference's Go API carry the label in-process and are skipped on other
+// subjects; a skip is never a pass.
+//
+// # Adding a check
+//
+// Find the area's file, and write
+//
+//	e.it("an accept of a label is an invalid response", rules("TOK-2"), func(ctx SpecContext) {
+//		f := e.connect(ctx, formClient)
+//		f.answer(script.AcceptLabel("Production"))
+//		Expect(f.probe(ctx, deploy())).To(BeOutcome(invalidResponse))
+//	})
+//
+// then make sure a mutant of the reference (package mutants) fails it.
+package scenarios

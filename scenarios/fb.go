@@ -1,0 +1,136 @@
+package scenarios
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/reference"
+)
+
+// fb: fallbacks (FB-1..6).
+func (e *env) fb() {
+	Describe("FB: fallbacks", func() {
+		DescribeTable("never run when the client supports form, whatever it then answers",
+			func(ctx SpecContext, answer script.Answer, want probe.Outcome) {
+				f := e.connect(ctx, formClient).answer(answer)
+				Expect(f.probe(ctx, withFallback(deploy(), acceptedFallback("preview"), 0))).To(BeOutcome(want))
+				Expect(f.sent()).To(HaveLen(1))
+			},
+			e.entry("a decline", rules("FB-1"), script.Decline(), declined),
+			e.entry("a cancel", rules("FB-1"), script.Cancel(), cancelled),
+			e.entry("an invalid answer", rules("FB-1"), script.AcceptChoice("choice_9"), invalidResponse),
+			e.entry("an unknown action", rules("FB-1"), script.WithAction("_defer"), invalidResponse),
+			e.entry("a JSON-RPC error", rules("FB-1", "RTE-2"), script.Fail(-32603, "Internal error", map[string]string{"why": "busy"}), requestError(-32603, map[string]string{"why": "busy"})),
+		)
+
+		e.it("may answer after waiting", rules("FB-2"), func(ctx SpecContext) {
+			f := e.connect(ctx, bareClient)
+			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 50))).To(BeOutcome(declined))
+		})
+
+		e.it("may block, and then ends with the caller's context", rules("FB-2", "RTE-7"), func(ctx SpecContext) {
+			f := e.connect(ctx, bareClient)
+			turn := f.mc.Prompt(ctx, mustJSON(withFallback(deploy(), declinedFallback, 3_600_000)))
+			By("cancelling the prompt turn while the fallback waits an hour")
+			// Nothing on the wire says the turn has begun, and a cancel that
+			// arrives first cancels nothing: cancel until the turn ends.
+			Eventually(ctx, func() bool {
+				_ = f.mc.Cancel(ctx)
+				select {
+				case <-turn.Done():
+					return true
+				default:
+					return false
+				}
+			}).WithTimeout(e.response).WithPolling(50 * time.Millisecond).Should(BeTrue(), "the turn ends")
+			Expect(turn.Wait(ctx)).To(Equal("cancelled"))
+		})
+
+		e.it("may block, and honours its context", rules("FB-2"), inProcess, func(ctx SpecContext) {
+			e.needInProcess()
+			s, _ := e.goSession(ctx, bareClient)
+			started := make(chan struct{})
+			askCtx, cancel := context.WithCancel(ctx)
+			done := make(chan error, 1)
+			go func() {
+				_, err := reference.AskChoice(askCtx, s, "Pick", []reference.Choice[string]{{Value: "a", Label: "A"}},
+					reference.WithFallback(func(ctx context.Context) (reference.Result[string], error) {
+						close(started)
+						<-ctx.Done()
+						return reference.Result[string]{}, ctx.Err()
+					}))
+				done <- err
+			}()
+			Eventually(ctx, started).Should(BeClosed())
+			cancel()
+			Eventually(ctx, done).Should(Receive(MatchError(context.Canceled)))
+		})
+
+		DescribeTable("returns a fallback's decline or cancel unchanged",
+			func(ctx SpecContext, fallback probe.Fallback, want probe.Outcome) {
+				f := e.connect(ctx, bareClient)
+				Expect(f.probe(ctx, withFallback(deploy(), fallback, 0))).To(BeOutcome(want))
+			},
+			e.entry("declined", rules("FB-3"), declinedFallback, declined),
+			e.entry("cancelled", rules("FB-3"), cancelledFallback, cancelled),
+		)
+
+		DescribeTable("accepts only an offered value, and returns the offered value itself",
+			func(ctx SpecContext, value any, want probe.Outcome) {
+				f := e.connect(ctx, bareClient)
+				req := ask("Pick", choice("a", "A"), choice(map[string]any{"env": "prod", "replicas": 3}, "B"), choice(nil, "Nothing"))
+				Expect(f.probe(ctx, withFallback(req, acceptedFallback(value), 0))).To(BeOutcome(want))
+			},
+			e.entry("an offered string", rules("FB-4"), "a", accepted(0, "a")),
+			e.entry("an offered object, keys in another order", rules("FB-4"), map[string]any{"replicas": 3.0, "env": "prod"}, accepted(1, map[string]any{"env": "prod", "replicas": 3})),
+			e.entry("offered null", rules("FB-4", "RES-3"), nil, accepted(2, nil)),
+			e.entry("a value not offered", rules("FB-4"), "c", invalidFallback),
+			e.entry("a label instead of a value", rules("FB-4"), "A", invalidFallback),
+		)
+
+		e.it("propagates a fallback's error unchanged", rules("FB-5"), func(ctx SpecContext) {
+			f := e.connect(ctx, bareClient)
+			want := failedWith(probe.ErrorFallback)
+			want.Message = "the policy says no"
+			Expect(f.probe(ctx, withFallback(deploy(), errorFallback, 0))).To(BeOutcome(want))
+		})
+
+		e.it("skips a choice whose comparison panics, and goes on, never panicking itself", rules("FB-6"), inProcess, func(ctx SpecContext) {
+			e.needInProcess()
+			s, _ := e.goSession(ctx, bareClient)
+			offered := []reference.Choice[any]{
+				{Value: []int{1}, Label: "A slice: == panics"},
+				{Value: map[string]int{"a": 1}, Label: "A map: == panics"},
+				{Value: "plain", Label: "A string"},
+			}
+			fallback := func(v any) reference.Option[any] {
+				return reference.WithFallback(func(context.Context) (reference.Result[any], error) { return reference.Accept(v), nil })
+			}
+			res, err := reference.AskChoice(ctx, s, "Pick", offered, fallback("plain"))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Value()).To(Equal("plain"))
+			_, err = reference.AskChoice(ctx, s, "Pick", offered, fallback([]int{1}))
+			Expect(err).To(MatchError(reference.ErrInvalidFallback), "uncomparable values never match by default")
+		})
+
+		e.it("refuses a fallback that returns the zero Result, which is no outcome", rules("RES-3", "FB-4"), inProcess, func(ctx SpecContext) {
+			e.needInProcess()
+			s, _ := e.goSession(ctx, bareClient)
+			res, err := reference.AskChoice(ctx, s, "Pick", []reference.Choice[string]{{Value: "a", Label: "A"}},
+				reference.WithFallback(func(context.Context) (reference.Result[string], error) { return reference.Result[string]{}, nil }))
+			Expect(err).To(MatchError(reference.ErrInvalidFallback))
+			Expect(res.Status().Valid()).To(BeFalse())
+		})
+
+		e.it("matches in order: the first equal offered value wins", rules("FB-6"), func(ctx SpecContext) {
+			f := e.connect(ctx, bareClient)
+			req := ask("Pick", choice("x", "First x"), choice("x", "Second x"), choice("y", "Y"))
+			Expect(f.probe(ctx, withFallback(req, acceptedFallback("x"), 0))).To(BeOutcome(accepted(0, "x")))
+		})
+	})
+}

@@ -1,0 +1,211 @@
+package scenarios
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/reports"
+	"github.com/acpconform/acpconform/suite"
+)
+
+// Options configure the catalogue.
+type Options struct {
+	Subject suite.Subject
+	// Response bounds each wait for the subject; Scenario each spec.
+	Response, Scenario time.Duration
+}
+
+// env is what every spec of one catalogue shares.
+type env struct {
+	subject  suite.Subject
+	response time.Duration
+	scenario time.Duration
+}
+
+// Catalogue declares every check against o.Subject. Call it while Ginkgo
+// builds its tree: at the top level, or in a container.
+func Catalogue(o Options) {
+	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario}
+	if e.response <= 0 {
+		e.response = suite.DefaultResponse
+	}
+	if e.scenario <= 0 {
+		e.scenario = suite.DefaultScenario
+	}
+	BeforeEach(func() {
+		var ids []string
+		for _, l := range CurrentSpecReport().Labels() {
+			if id, ok := strings.CutPrefix(l, "rule:"); ok {
+				ids = append(ids, id)
+			}
+		}
+		AddReportEntry(reports.EntryRules, strings.Join(ids, ", "), ReportEntryVisibilityNever)
+	})
+	e.sch()
+	e.val()
+	e.def()
+	e.tok()
+	e.res()
+	e.capabilities()
+	e.fb()
+	e.dep()
+	e.rte()
+}
+
+// rules labels a spec with the CONTRACT IDs it checks: rule:<ID> for each,
+// and the area, level and role of the first. An unknown ID panics while
+// the tree is built, so a typo cannot ship.
+func rules(ids ...string) Labels {
+	first := suite.MustLookup(ids[0])
+	level := suite.Should
+	labels := Labels{"area:" + first.Area, "role:" + string(first.Role)}
+	for _, id := range ids {
+		r := suite.MustLookup(id)
+		if r.Level == suite.Must {
+			level = suite.Must
+		}
+		labels = append(labels, "rule:"+id)
+	}
+	return append(labels, "level:"+string(level))
+}
+
+// inProcess labels a check that needs the reference's Go API.
+var inProcess = Label("in-process")
+
+// it declares one check, bounded by the scenario timeout.
+func (e *env) it(text string, args ...any) {
+	It(text, append(args, SpecTimeout(e.scenario))...)
+}
+
+// entry declares one table entry, bounded by the scenario timeout.
+func (e *env) entry(text string, args ...any) TableEntry {
+	return Entry(text, append([]any{SpecTimeout(e.scenario)}, args...)...)
+}
+
+// needInProcess skips a check the subject cannot run.
+func (e *env) needInProcess() {
+	if !e.subject.InProcess() {
+		Skip("needs the reference's Go API; runs only against the reference in-process")
+	}
+}
+
+// Client capability sets the checks use.
+var (
+	formClient = client.Config{Capabilities: client.FormElicitation}
+	bareClient = client.Config{Capabilities: client.NoElicitation}
+)
+
+// fixture is one connection to the subject with a mock client on our end.
+type fixture struct {
+	e       *env
+	mc      *client.Client
+	session string
+	// violationsAllowed turns off the check that the subject did nothing
+	// the mock client was not scripted for.
+	violationsAllowed bool
+}
+
+// connect opens a fresh connection, initializes with cfg's capabilities and
+// opens a session. When the spec fails, the transcript and the subject's
+// stderr are attached to its report; when it ends, the subject must have
+// done nothing unscripted.
+func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
+	GinkgoHelper()
+	f := e.open(ctx, cfg)
+	Expect(f.mc.Initialize(e.wait(ctx))).To(Succeed(), "initialize")
+	var err error
+	f.session, err = f.mc.NewSession(e.wait(ctx))
+	Expect(err).NotTo(HaveOccurred(), "session/new")
+	return f
+}
+
+// open connects without initializing.
+func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
+	GinkgoHelper()
+	link, err := e.subject.Connect(ctx)
+	Expect(err).NotTo(HaveOccurred(), "connect to %s", e.subject.Name())
+	f := &fixture{e: e, mc: client.New(cfg)}
+	f.mc.Connect(link.Conn)
+	DeferCleanup(func() {
+		f.mc.Close()
+		link.Close()
+		if CurrentSpecReport().Failed() {
+			AddReportEntry(reports.EntryTranscript, f.mc.Transcript().String(), ReportEntryVisibilityFailureOrVerbose)
+			if link.Diagnostics != nil {
+				if d := link.Diagnostics(); d != "" {
+					AddReportEntry(reports.EntryDiagnostics, d, ReportEntryVisibilityFailureOrVerbose)
+				}
+			}
+		}
+	})
+	DeferCleanup(func() { // runs before the cleanup above: the connection is still open
+		if !f.violationsAllowed {
+			Expect(f.mc.Violations()).To(BeEmpty(), "the subject did what no client script allowed")
+		}
+	})
+	return f
+}
+
+// wait is a context for one wait for the subject.
+func (e *env) wait(ctx context.Context) context.Context {
+	w, cancel := context.WithTimeout(ctx, e.response)
+	DeferCleanup(cancel)
+	return w
+}
+
+// answer queues the client's answers to the next elicitations.
+func (f *fixture) answer(answers ...script.Answer) *fixture {
+	for _, a := range answers {
+		f.mc.Append(script.Elicitation{Answer: a})
+	}
+	return f
+}
+
+// probe runs a probe request as a prompt and returns the outcome; the turn
+// must end with end_turn.
+func (f *fixture) probe(ctx context.Context, req probe.Request) probe.Outcome {
+	GinkgoHelper()
+	out, stop, err := f.mc.Probe(f.e.wait(ctx), req)
+	Expect(err).NotTo(HaveOccurred(), "the probe request %s", mustJSON(req))
+	Expect(stop).To(Equal("end_turn"), "the prompt's stopReason")
+	return out
+}
+
+// sent returns the elicitation/create requests the subject sent.
+func (f *fixture) sent() []client.Elicitation { return f.mc.Elicitations() }
+
+// params returns the params of the only elicitation/create sent.
+func (f *fixture) params() json.RawMessage {
+	GinkgoHelper()
+	sent := f.sent()
+	Expect(sent).To(HaveLen(1), "one elicitation/create per ask_choice")
+	return sent[0].Request.Params
+}
+
+// requests lists the methods of every request the subject sent.
+func (f *fixture) requests() []string {
+	var methods []string
+	for _, m := range f.mc.Received() {
+		if m.IsRequest() {
+			methods = append(methods, m.Method)
+		}
+	}
+	return methods
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("scenarios: %v", err))
+	}
+	return string(b)
+}

@@ -1,0 +1,154 @@
+package suite
+
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// contractText is the typed-choice contract (CONTRACT.md), the source of the
+// registry: every rule with its ID, level and text.
+//
+//go:embed contract.md
+var contractText string
+
+// Level says whether a rule decides conformance.
+type Level string
+
+// The two levels of the contract.
+const (
+	Must   Level = "MUST"   // decides conformance
+	Should Level = "SHOULD" // reported, never fails a run on its own
+)
+
+// Role is the part an implementation under test plays for a rule.
+type Role string
+
+// The three roles.
+const (
+	AgentRole  Role = "agent"
+	ClientRole Role = "client"
+	RelayRole  Role = "relay"
+)
+
+// Rule is one rule of the contract.
+type Rule struct {
+	ID    string // "TOK-2"
+	Area  string // "TOK"
+	Level Level
+	Role  Role
+	Text  string // the rule as CONTRACT.md words it, in one paragraph
+}
+
+var (
+	rules   []Rule
+	byID    map[string]Rule
+	ruleRef = regexp.MustCompile(`^- \*\*([A-Z]{2,3}-\d+) \((MUST|SHOULD)\)\*\* (.*)$`)
+	areaOf  = regexp.MustCompile(`^([A-Z]{2,3})-`)
+)
+
+// The registry is read once, at init, and frozen: nothing may change it.
+// A rule is a bullet "- **ID (LEVEL)** text" with its indented continuation
+// lines.
+func init() {
+	byID = map[string]Rule{}
+	var cur *Rule
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		cur.Text = strings.Join(strings.Fields(cur.Text), " ")
+		if _, dup := byID[cur.ID]; dup {
+			panic("suite: contract.md defines " + cur.ID + " twice")
+		}
+		rules = append(rules, *cur)
+		byID[cur.ID] = *cur
+		cur = nil
+	}
+	for _, line := range strings.Split(contractText, "\n") {
+		if m := ruleRef.FindStringSubmatch(line); m != nil {
+			flush()
+			cur = &Rule{ID: m[1], Area: areaOf.FindStringSubmatch(m[1])[1], Level: Level(m[2]), Role: roleOf(m[1]), Text: m[3]}
+			continue
+		}
+		if cur != nil && strings.HasPrefix(line, "  ") {
+			cur.Text += " " + line
+			continue
+		}
+		flush()
+	}
+	flush()
+	if len(rules) == 0 {
+		panic("suite: no rules in contract.md")
+	}
+}
+
+// roleOf says who a rule constrains: CLI rules constrain clients, the rules
+// of relays and the remote transport constrain relays, the rest agents.
+func roleOf(id string) Role {
+	switch {
+	case strings.HasPrefix(id, "CLI-"):
+		return ClientRole
+	case strings.HasPrefix(id, "REM-"), id == "RTE-5", id == "RTE-6":
+		return RelayRole
+	}
+	return AgentRole
+}
+
+// Rules returns every rule, in the contract's order.
+func Rules() []Rule { return append([]Rule(nil), rules...) }
+
+// Lookup returns the rule with id.
+func Lookup(id string) (Rule, bool) {
+	r, ok := byID[id]
+	return r, ok
+}
+
+// MustLookup returns the rule with id and panics for an unknown id: a
+// programmer error in a scenario's declaration.
+func MustLookup(id string) Rule {
+	r, ok := byID[id]
+	if !ok {
+		panic(fmt.Sprintf("suite: %q is not a CONTRACT ID", id))
+	}
+	return r
+}
+
+// Areas returns the areas in the contract's order.
+func Areas() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rules {
+		if !seen[r.Area] {
+			seen[r.Area] = true
+			out = append(out, r.Area)
+		}
+	}
+	return out
+}
+
+// Pending lists the rules whose scenarios belong to later work; the
+// coverage audit tolerates them and says so. It must end up empty.
+var Pending = map[string]string{
+	"CLI-1": "client-role scenarios come with the acpconform CLI",
+	"CLI-2": "client-role scenarios come with the acpconform CLI",
+	"CLI-3": "client-role scenarios come with the acpconform CLI",
+	"CLI-4": "client-role scenarios come with the acpconform CLI",
+	"RTE-5": "relay scenarios come with the remote transport",
+	"RTE-6": "relay scenarios come with the remote transport",
+	"REM-1": "remote transport scenarios come with the remote transport",
+	"REM-2": "remote transport scenarios come with the remote transport",
+	"REM-3": "remote transport scenarios come with the remote transport",
+}
+
+// PendingIDs returns the pending rule IDs, sorted.
+func PendingIDs() []string {
+	ids := make([]string, 0, len(Pending))
+	for id := range Pending {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}

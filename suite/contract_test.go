@@ -1,0 +1,34 @@
+package suite
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRegistryReadsTheWholeContract(t *testing.T) {
+	if got := len(Rules()); got != 50 {
+		t.Errorf("%d rules, want the 50 of CONTRACT.md", got)
+	}
+	r := MustLookup("TOK-2")
+	if r.Area != "TOK" || r.Level != Must || r.Role != AgentRole || !strings.HasPrefix(r.Text, "Every other accept is an invalid response") || !strings.HasSuffix(r.Text, "the label or the application value in place of the token.") {
+		t.Errorf("TOK-2 = %+v", r)
+	}
+	if r := MustLookup("CLI-4"); r.Level != Should || r.Role != ClientRole {
+		t.Errorf("CLI-4 = %+v", r)
+	}
+	if r := MustLookup("RTE-6"); r.Role != RelayRole {
+		t.Errorf("RTE-6 = %+v", r)
+	}
+	if _, ok := Lookup("PRE-1"); ok {
+		t.Error("PRE-1 has no level and promises nothing to check")
+	}
+	want := []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "REM", "CLI"}
+	if got := Areas(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Areas() = %v, want %v", got, want)
+	}
+	for id := range Pending {
+		if _, ok := Lookup(id); !ok {
+			t.Errorf("pending %s is not a rule", id)
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/reference/probeagent"
+)
+
+// Subject is what the catalogue checks: an agent under test, reached
+// through a fresh connection for every scenario. A scenario is written once
+// against this interface and does not know which subject it runs on.
+type Subject interface {
+	// Name describes the subject in reports, such as "reference (in-process)".
+	Name() string
+	// Connect opens a fresh connection to the agent under test: for a
+	// command, a new process.
+	Connect(ctx context.Context) (*Link, error)
+	// InProcess reports whether the subject is the reference compiled into
+	// this binary, so that checks of its Go API (a panicking equality, say)
+	// can run; elsewhere they are skipped, and a skip is never a pass.
+	InProcess() bool
+}
+
+// Link is one connection to a subject.
+type Link struct {
+	Conn wire.Conn
+	// Diagnostics returns what the subject told people so far, such as a
+	// process's stderr; "" when it has no such channel.
+	Diagnostics func() string
+	close       func() error
+}
+
+// Close ends the connection and whatever was started for it, and waits.
+func (l *Link) Close() error {
+	if l.close == nil {
+		return l.Conn.Close()
+	}
+	return l.close()
+}
+
+// Reference is the reference ask_choice in this process: its probe agent
+// served on an in-memory pipe.
+func Reference() Subject { return reference{} }
+
+type reference struct{}
+
+func (reference) Name() string    { return "reference (in-process)" }
+func (reference) InProcess() bool { return true }
+
+func (reference) Connect(context.Context) (*Link, error) {
+	mine, theirs := wire.Pipe(wire.Options{})
+	s := wire.NewSDKStream(theirs)
+	agent := probeagent.Serve(s, s, slog.New(slog.DiscardHandler))
+	return &Link{Conn: mine, close: func() error {
+		mine.Close()
+		theirs.Close()
+		<-agent.Done()
+		return nil
+	}}, nil
+}
+
+// WebSocket is an agent served at a WebSocket URL; each connection is a
+// fresh WebSocket. header is sent with every handshake (Authorization, say).
+func WebSocket(url string, header http.Header, opts wire.Options) Subject {
+	return webSocket{url: url, header: header, opts: opts}
+}
+
+type webSocket struct {
+	url    string
+	header http.Header
+	opts   wire.Options
+}
+
+func (w webSocket) Name() string  { return "agent at " + w.url }
+func (webSocket) InProcess() bool { return false }
+
+func (w webSocket) Connect(ctx context.Context) (*Link, error) {
+	opts := w.opts
+	opts.Transcript = nil // each connection its own
+	conn, err := wire.Dial(ctx, w.url, wire.DialOptions{Options: opts, Header: w.header})
+	if err != nil {
+		return nil, fmt.Errorf("connect to the agent: %w", err)
+	}
+	return &Link{Conn: conn}, nil
+}
