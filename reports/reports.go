@@ -105,7 +105,7 @@ type Totals struct {
 	Passed     int `json:"passed"`
 	Failed     int `json:"failed"`
 	MustFailed int `json:"mustFailed"` // failed checks of MUST rules: these decide conformance
-	Skipped    int `json:"skipped"`   // skipped and pending: never counted as passed
+	Skipped    int `json:"skipped"`    // skipped and pending: never counted as passed
 }
 
 // Count totals a list of checks.

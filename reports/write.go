@@ -40,7 +40,9 @@ func Write(r types.Report, subject string, areas []string, p Paths) error {
 			OmitLeafNodeType:          true,
 		})
 	})
-	do(p.JSON, func(path string) error { return writeFile(path, func(w io.Writer) error { return WriteJSON(w, r, subject) }) })
+	do(p.JSON, func(path string) error {
+		return writeFile(path, func(w io.Writer) error { return WriteJSON(w, r, subject) })
+	})
 	do(p.Summary, func(path string) error {
 		return writeFile(path, func(w io.Writer) error { return WriteMarkdown(w, r, subject, areas) })
 	})

@@ -80,4 +80,3 @@ func (e *env) capabilities() {
 		})
 	})
 }
-

@@ -47,7 +47,7 @@ func (e *env) fb() {
 				default:
 					return false
 				}
-			}).WithTimeout(e.response).WithPolling(50 * time.Millisecond).Should(BeTrue(), "the turn ends")
+			}).WithTimeout(e.response).WithPolling(50*time.Millisecond).Should(BeTrue(), "the turn ends")
 			Expect(turn.Wait(ctx)).To(Equal("cancelled"))
 		})
 

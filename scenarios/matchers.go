@@ -72,4 +72,3 @@ func EqualJSON(want string) types.GomegaMatcher {
 		return probe.SameValue(got, json.RawMessage(want)), nil
 	}).WithMessage("to equal, as JSON, " + want)
 }
-

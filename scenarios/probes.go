@@ -16,8 +16,6 @@ func choice(value any, label string) probe.Choice {
 	return probe.Choice{Value: json.RawMessage(mustJSON(value)), Label: label}
 }
 
-
-
 // withDefault marks a choice as the default.
 func withDefault(c probe.Choice) probe.Choice { c.Default = true; return c }
 

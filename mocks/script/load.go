@@ -141,7 +141,7 @@ func child(n *yaml.Node, key string) *yaml.Node {
 
 var (
 	kebab  = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	ruleID = regexp.MustCompile(`^[A-Z]{3}-\d+$`)
+	ruleID = regexp.MustCompile(`^[A-Z]{2,3}-\d+$`)
 )
 
 // Validate checks what decoding cannot: names, one action per step, steps
