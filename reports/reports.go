@@ -70,6 +70,9 @@ func Checks(r types.Report) []Check {
 		}
 		if s.State.Is(types.SpecStateFailureStates) {
 			c.Failure = s.Failure.Message
+			if s.Failure.ForwardedPanic != "" {
+				c.Failure += ": " + s.Failure.ForwardedPanic
+			}
 			if s.Failure.Location.FileName != "" {
 				c.Location = s.Failure.Location.String()
 			}

@@ -27,7 +27,7 @@ func Write(r types.Report, subject string, areas []string, p Paths) error {
 			return
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			errs = append(errs, err.Error())
+			errs = append(errs, fmt.Sprintf("%s: %v", path, err))
 			return
 		}
 		if err := write(path); err != nil {

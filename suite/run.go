@@ -6,6 +6,7 @@ import (
 
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+	"github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/reports"
 )
@@ -56,6 +57,7 @@ func (c Config) ScenarioTimeout() time.Duration {
 func Run(cfg Config, define func()) (types.Report, error) {
 	var report types.Report
 	var writeErr error
+	gomega.RegisterFailHandler(ginkgo.Fail)
 	define()
 	ginkgo.ReportAfterSuite("acpconform reports", func(r types.Report) {
 		report = r

@@ -20,6 +20,7 @@ type command struct {
 var commands = map[string]command{
 	"reference-agent": {"serve the reference ask_choice as an ACP agent on stdio (PROBE.md §1)", probeagent.Run},
 	"mock":            {"play a scripted mock client or agent (docs/scripts.md)", runMock},
+	"run":             {"run the catalogue against the built-in reference; write the reports", runReference},
 }
 
 // Exit codes.
