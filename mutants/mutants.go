@@ -1,0 +1,293 @@
+// Package mutants breaks the reference on purpose, one rule at a time, to
+// prove that the catalogue can fail: each mutant is a single edit of one
+// file of package reference that violates exactly one CONTRACT rule, and
+// must make at least one check of the catalogue fail. A mutant that
+// survives is a check missing.
+//
+// The tests build acpconform with `go build -overlay`, swapping the file for
+// its mutated copy, run the catalogue against the built-in (now broken)
+// reference with `acpconform run`, and record which checks killed it.
+// `go test ./mutants -update` rewrites the kill matrix in docs/mutants.md.
+package mutants
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Mutant is one deliberate defect of the reference.
+type Mutant struct {
+	Name string // kebab-case
+	Rule string // the CONTRACT ID it breaks
+	File string // in reference/
+	From string // the text it replaces, found exactly once
+	To   string
+}
+
+// All lists the mutants, at least one per area of the rules the reference
+// implements.
+var All = []Mutant{
+	// SCH: what is sent
+	{"question-trimmed", "SCH-1", "schema.go", "Message: question,", "Message: strings.TrimSpace(question),"},
+	{"session-id-dropped", "SCH-1", "session.go", "req.SessionID = s.ID", "_ = s.ID"},
+	{"required-dropped", "SCH-2", "schema.go", "Required:   []string{ChoiceProperty},", "Required:   nil,"},
+	{"extra-property", "SCH-6", "schema.go", "Properties: map[string]any{ChoiceProperty: prop},", `Properties: map[string]any{ChoiceProperty: prop, "note": map[string]any{"type": "string"}},`},
+	{"labels-trimmed", "SCH-3", "schema.go", "opt := ChoiceOption{Const: Token(i), Title: c.Label}", "opt := ChoiceOption{Const: Token(i), Title: strings.TrimSpace(c.Label)}"},
+	{"tokens-from-one", "SCH-4", "schema.go", "func Token(i int) string { return TokenPrefix + strconv.Itoa(i) }", "func Token(i int) string { return TokenPrefix + strconv.Itoa(i+1) }"},
+	{"tokens-padded", "SCH-4", "schema.go", "func Token(i int) string { return TokenPrefix + strconv.Itoa(i) }", `func Token(i int) string { _ = strconv.Itoa; return TokenPrefix + fmt.Sprintf("%02d", i) }`},
+	{"description-without-namespace", "SCH-5", "schema.go", `DescriptionMetaKey = "acpkit.dev/choice-description"`, `DescriptionMetaKey = "description"`},
+	{"meta-without-description", "SCH-5", "schema.go", `		if c.Description != "" {
+			opt.Meta = map[string]string{DescriptionMetaKey: c.Description}
+		}`, `		opt.Meta = map[string]string{DescriptionMetaKey: c.Description}`},
+	// VAL: invalid arguments
+	{"blank-question-allowed", "VAL-1", "validate.go", "if isBlank(question) {", `if question == "" {`},
+	{"no-choices-allowed", "VAL-2", "validate.go", `	if len(choices) == 0 {
+		return ErrNoChoices
+	}`, ""},
+	{"blank-label-allowed", "VAL-3", "validate.go", "if isBlank(c.Label) {", `if c.Label == "" {`},
+	{"two-defaults-allowed", "VAL-4", "validate.go", "if defaults > 1 {", "if defaults > 2 {"},
+	{"validation-after-capability", "VAL-5", "ask.go", `	if err := validate(question, choices); err != nil {
+		return Result[T]{}, err
+	}
+	var o options[T]
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if !s.SupportsElicitation(ModeForm) {
+		if o.fallback != nil {
+			return runFallback(ctx, s, choices, &o)
+		}`, `	var o options[T]
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if !s.SupportsElicitation(ModeForm) {
+		if o.fallback != nil {
+			return runFallback(ctx, s, choices, &o)
+		}
+	}
+	if err := validate(question, choices); err != nil {
+		return Result[T]{}, err
+	}
+	if !s.SupportsElicitation(ModeForm) {`},
+	// DEF: the default
+	{"default-as-label", "DEF-2", "schema.go", "prop.Default = opt.Const", "prop.Default = c.Label"},
+	{"default-repairs-accept", "DEF-3", "ask.go", `	status, i, err := readChoice(resp, len(choices))
+	if err != nil {
+		return Result[T]{}, err
+	}`, `	status, i, err := readChoice(resp, len(choices))
+	if err != nil {
+		for j, c := range choices {
+			if c.Default && resp.Action == "accept" {
+				return Accept(choices[j].Value), nil
+			}
+		}
+		return Result[T]{}, err
+	}`},
+	{"default-on-decline", "DEF-4", "ask.go", `	case StatusDeclined:
+		return Decline[T](), nil`, `	case StatusDeclined:
+		for _, c := range choices {
+			if c.Default {
+				return Accept(c.Value), nil
+			}
+		}
+		return Decline[T](), nil`},
+	// TOK: reading the answer
+	{"leading-zero-accepted", "TOK-2", "answer.go", "(digits[0] == '0' && len(digits) > 1)", "false"},
+	{"token-trimmed", "TOK-2", "answer.go", "i, ok := tokenIndex(token)", "i, ok := tokenIndex(strings.TrimSpace(token))"},
+	{"token-case-folded", "TOK-2", "answer.go", "i, ok := tokenIndex(token)", "i, ok := tokenIndex(strings.ToLower(token))"},
+	{"out-of-range-wraps", "TOK-2", "answer.go", `	if !ok || i >= n {
+		return 0, fmt.Errorf("%q is not one of the %d offered tokens", token, n)
+	}`, `	if !ok {
+		return 0, fmt.Errorf("%q is not one of the %d offered tokens", token, n)
+	}
+	i %= n`},
+	{"label-accepted", "TOK-2", "answer.go", `	i, ok := tokenIndex(token)`, `	i, ok := tokenIndex(token)
+	if !ok && strings.HasPrefix(token, "Pro") {
+		i, ok = 1, true
+	}`},
+	{"extra-keys-refused", "TOK-3", "answer.go", `	raw, ok := fields[ChoiceProperty]`, `	if len(fields) > 1 {
+		return 0, fmt.Errorf("unexpected keys")
+	}
+	raw, ok := fields[ChoiceProperty]`},
+	{"no-content-is-first-choice", "TOK-2", "answer.go", `	if len(content) == 0 {
+		return 0, fmt.Errorf("accept without content")
+	}`, `	if len(content) == 0 {
+		return 0, nil
+	}`},
+	// RES: the result
+	{"unknown-action-declines", "RES-2", "answer.go", `		return "", 0, &ResponseError{Reason: fmt.Sprintf("unknown action %q", resp.Action), Result: resp.Raw}`, `		return StatusDeclined, 0, nil`},
+	{"missing-action-accepts", "RES-2", "answer.go", `		return "", 0, &ResponseError{Reason: "the action is missing", Result: resp.Raw}`, `		i, err := readToken(resp.Content, n)
+		if err != nil {
+			return "", 0, &ResponseError{Reason: err.Error(), Result: resp.Raw}
+		}
+		return StatusAccepted, i, nil`},
+	{"content-on-decline-refused", "RES-4", "answer.go", `	case "decline":
+		return StatusDeclined, 0, nil // content, if any, is ignored (RES-4)`, `	case "decline":
+		if resp.Content != nil {
+			return "", 0, &ResponseError{Reason: "content on a decline", Result: resp.Raw}
+		}
+		return StatusDeclined, 0, nil`},
+	{"cancel-reads-as-decline", "RES-1", "ask.go", `	default:
+		return Cancel[T](), nil`, `	default:
+		return Decline[T](), nil`},
+	{"zero-result-accepted", "RES-3", "fallback.go", `		return Result[T]{}, &FallbackError{Reason: "the fallback returned the zero Result, which is not an outcome"}`, `		return res, nil`},
+	// CAP: capabilities
+	{"empty-elicitation-is-form", "CAP-2", "session.go", `	case ModeForm:
+		return e.Form != nil`, `	case ModeForm:
+		return true`},
+	{"url-is-form", "CAP-2", "session.go", `	case ModeForm:
+		return e.Form != nil`, `	case ModeForm:
+		return e.Form != nil || e.Url != nil`},
+	{"unsupported-declines", "CAP-3", "ask.go", `		return Result[T]{}, fmt.Errorf("%w: no form elicitation in the client's capabilities and no fallback", ErrElicitationUnsupported)`, `		_ = fmt.Sprint
+		return Decline[T](), nil`},
+	{"capabilities-first-connection-wins", "CAP-4", "conn.go", "	c.caps = p.ClientCapabilities\n", "	c.caps = firstCaps(p.ClientCapabilities)\n"},
+	// FB: fallbacks
+	{"fallback-after-client-error", "FB-1", "ask.go", `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	if err != nil {
+		return Result[T]{}, err
+	}`, `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	if err != nil {
+		if o.fallback != nil {
+			return runFallback(ctx, s, choices, &o)
+		}
+		return Result[T]{}, err
+	}`},
+	{"fallback-after-decline", "FB-1", "ask.go", `	case StatusDeclined:
+		return Decline[T](), nil`, `	case StatusDeclined:
+		if o.fallback != nil {
+			return runFallback(ctx, s, choices, &o)
+		}
+		return Decline[T](), nil`},
+	{"fallback-ignores-context", "FB-2", "fallback.go", `	res, err := o.fallback(ctx, s)`, `	res, err := o.fallback(context.WithoutCancel(ctx), s)`},
+	{"fallback-cancel-declines", "FB-3", "fallback.go", `	case StatusDeclined, StatusCancelled:
+		return res, nil`, `	case StatusDeclined, StatusCancelled:
+		return Decline[T](), nil`},
+	{"fallback-not-offered-accepted", "FB-4", "fallback.go", `			return Result[T]{}, &FallbackError{Reason: "the fallback's value was not offered"}`, `			return res, nil`},
+	{"fallback-copy-returned", "FB-4", "fallback.go", `		return Accept(choices[i].Value), nil`, `		_ = i
+		return res, nil`},
+	{"fallback-error-declines", "FB-5", "fallback.go", `	if err != nil {
+		return Result[T]{}, err
+	}
+	switch res.Status() {`, `	if err != nil {
+		return Decline[T](), nil
+	}
+	switch res.Status() {`},
+	{"last-match-wins", "FB-6", "fallback.go", `	for i, c := range choices {
+		if matches(equal, c.Value, v) {
+			return i, true
+		}
+	}`, `	for i := len(choices) - 1; i >= 0; i-- {
+		if matches(equal, choices[i].Value, v) {
+			return i, true
+		}
+	}`},
+	{"panicking-comparison-escapes", "FB-6", "fallback.go", `		if recover() != nil {
+			eq = false
+		}`, `		if r := recover(); r != nil {
+			panic(r)
+		}`},
+	// DEP: the plain-value fallback
+	{"plain-value-silent", "DEP-1", "fallback.go", `			s.logger().WarnContext(ctx, PlainValueWarning, slog.String("deprecated", "plain-value-fallback"))
+`, "\t\t\t_ = slog.LevelWarn\n"},
+	{"plain-value-warned-twice", "DEP-1", "fallback.go", `			s.logger().WarnContext(ctx, PlainValueWarning, slog.String("deprecated", "plain-value-fallback"))
+`, `			s.logger().WarnContext(ctx, PlainValueWarning, slog.String("deprecated", "plain-value-fallback"))
+			s.logger().WarnContext(ctx, PlainValueWarning, slog.String("deprecated", "plain-value-fallback"))
+`},
+	{"plain-value-matches-anything", "DEP-2", "fallback.go", "\t\t\tv, err := fn(ctx)\n", "\t\t\to.equal = func(T, T) bool { return true }\n\t\t\tv, err := fn(ctx)\n"},
+	{"plain-nil-declines", "DEP-3", "fallback.go", `			if err != nil {
+				return Result[T]{}, err
+			}
+			s.logger()`, `			if err != nil {
+				return Result[T]{}, err
+			}
+			if any(v) == nil {
+				return Decline[T](), nil
+			}
+			s.logger()`},
+	// RTE: routes and the connection
+	{"method-not-found-declines", "RTE-1", "ask.go", `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	if err != nil {
+		return Result[T]{}, err
+	}`, `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	if re := (*RequestError)(nil); errors.As(err, &re) && re.Code == CodeMethodNotFound {
+		return Decline[T](), nil
+	}
+	if err != nil {
+		return Result[T]{}, err
+	}`},
+	{"method-not-found-falls-back", "RTE-1", "ask.go", `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	if err != nil {
+		return Result[T]{}, err
+	}`, `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	if re := (*RequestError)(nil); errors.As(err, &re) && re.Code == CodeMethodNotFound && o.fallback != nil {
+		return runFallback(ctx, s, choices, &o)
+	}
+	if err != nil {
+		return Result[T]{}, err
+	}`},
+	{"error-data-dropped", "RTE-2", "conn.go", `	if re.Data != nil {
+		out.Data, _ = json.Marshal(re.Data)
+	}`, ""},
+	{"error-code-flattened", "RTE-2", "conn.go", `	out := &RequestError{Method: method, Code: re.Code, Message: re.Message}`, `	out := &RequestError{Method: method, Code: CodeInternalError, Message: re.Message}`},
+	{"close-is-a-request-error", "RTE-7", "conn.go", `	if c.output.failed.Load() || (isClosed(c.conn.Done()) && isDisconnectError(re)) {`, `	if c.output.failed.Load() {`},
+	{"cancel-not-told", "RTE-7", "conn.go", `	raw, err := acp.SendRequest[json.RawMessage](c.conn, ctx, method, params)`, `	raw, err := acp.SendRequest[json.RawMessage](c.conn, context.WithoutCancel(ctx), method, params)`},
+}
+
+// Apply writes the mutated copy of the mutant's file into dir and an
+// overlay file for `go build -overlay`, and returns the overlay's path.
+// root is the repository's root.
+func (m Mutant) Apply(root, dir string) (string, error) {
+	orig := filepath.Join(root, "reference", m.File)
+	src, err := os.ReadFile(orig)
+	if err != nil {
+		return "", err
+	}
+	if n := strings.Count(string(src), m.From); n != 1 {
+		return "", fmt.Errorf("mutant %s: its text occurs %d times in reference/%s, want once: the reference changed, update the mutant", m.Name, n, m.File)
+	}
+	mutated := strings.Replace(string(src), m.From, m.To, 1)
+	mutated = withImports(mutated, m.To)
+	copyPath := filepath.Join(dir, m.Name+"-"+m.File)
+	if err := os.WriteFile(copyPath, []byte(mutated+helpers[m.Name]), 0o644); err != nil {
+		return "", err
+	}
+	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {orig: copyPath}})
+	if err != nil {
+		return "", err
+	}
+	overlayPath := filepath.Join(dir, m.Name+".overlay.json")
+	return overlayPath, os.WriteFile(overlayPath, overlay, 0o644)
+}
+
+// helpers are the extra declarations a mutant needs.
+var helpers = map[string]string{
+	"capabilities-first-connection-wins": `
+var firstSeen struct {
+	sync.Mutex
+	caps *acp.ClientCapabilities
+}
+
+// firstCaps keeps the capabilities of the first connection for all.
+func firstCaps(c acp.ClientCapabilities) acp.ClientCapabilities {
+	firstSeen.Lock()
+	defer firstSeen.Unlock()
+	if firstSeen.caps == nil {
+		firstSeen.caps = &c
+	}
+	return *firstSeen.caps
+}
+`,
+}
+
+// withImports adds the imports a mutant's text uses and its file lacks.
+func withImports(src, to string) string {
+	for pkg, use := range map[string]string{"strings": "strings.", "fmt": "fmt.", "errors": "errors.", "context": "context."} {
+		if strings.Contains(to, use) && !strings.Contains(src, `"`+pkg+`"`) {
+			src = strings.Replace(src, "import (", "import (\n\t\""+pkg+"\"", 1)
+		}
+	}
+	return src
+}
