@@ -12,6 +12,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -117,6 +118,12 @@ func (a *Agent) WaitTurns(ctx context.Context, n int) error {
 		select {
 		case <-changed:
 		case <-a.peer.Done():
+			a.mu.Lock()
+			turns = a.turns
+			a.mu.Unlock()
+			if turns >= n { // the turn ended just as the client left
+				return nil
+			}
 			return fmt.Errorf("waiting for prompt turn %d: %w", n, wire.ErrClosed)
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for prompt turn %d: %w", n, ctx.Err())
@@ -183,11 +190,16 @@ func (a *Agent) prompt(ctx context.Context, p *peer.Peer, m peer.Message) {
 		SessionID string `json:"sessionId"`
 	}
 	_ = json.Unmarshal(m.Params, &params)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	a.mu.Lock()
-	a.cancel = cancel
+	a.cancel = func() { cancel(errSessionCancel) }
 	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		a.cancel = nil
+		a.mu.Unlock()
+	}()
 
 	stop := "end_turn"
 	for {
@@ -203,13 +215,25 @@ func (a *Agent) prompt(ctx context.Context, p *peer.Peer, m peer.Message) {
 			stop = st.EndTurn
 			break
 		}
+		if st.Close { // the turn ends with the connection, unanswered
+			a.endTurn()
+			p.Hangup()
+			return
+		}
 		a.play(ctx, p, params.SessionID, st)
 		if ctx.Err() != nil {
 			stop = "cancelled"
 			break
 		}
 	}
+	a.endTurn() // counted before the answer goes, so a client may leave at once
 	_ = p.Respond(context.WithoutCancel(ctx), m.ID, map[string]string{"stopReason": stop})
+}
+
+// errSessionCancel is the cause of a turn ended by session/cancel.
+var errSessionCancel = errors.New("session/cancel")
+
+func (a *Agent) endTurn() {
 	a.mu.Lock()
 	a.turns++
 	a.changedLocked()
@@ -231,8 +255,6 @@ func (a *Agent) play(ctx context.Context, p *peer.Peer, sessionID string, st scr
 		})
 	case st.Raw != nil:
 		_ = p.WriteRaw(ctx, []byte(*st.Raw))
-	case st.Close:
-		p.Hangup()
 	}
 }
 
@@ -254,7 +276,7 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 	defer cancel()
 	answer, err := p.Call(wait, "elicitation/create", params)
 	if err != nil {
-		if ctx.Err() == nil {
+		if !errors.Is(context.Cause(ctx), errSessionCancel) { // a cancelled turn owes no answer
 			p.Violate("elicitation/create #%d: %v", k, err)
 		}
 		return

@@ -33,7 +33,7 @@ func Check(params json.RawMessage, answer peer.Message, formAdvertised bool) []s
 	switch *result.Action {
 	case "accept":
 		form, err := script.ReadForm(params)
-		if err != nil {
+		if err != nil || len(form.Options) == 0 {
 			return nil // a raw request that is no typed choice: nothing to check the content against
 		}
 		var content struct {
@@ -62,7 +62,9 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, params json.RawMessa
 	if e.User && user != nil {
 		want.Action = user.Action
 		if user.Action == "accept" {
-			want.Choice = pickedToken(params, user.Pick)
+			if want.Choice = pickedToken(params, user.Pick); want.Choice == "" {
+				problems = append(problems, fmt.Sprintf("the scripted-user pick %v names no offered option, so the answer cannot follow it", user.Pick))
+			}
 		}
 	}
 	if want.Error != 0 {

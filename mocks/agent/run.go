@@ -42,13 +42,17 @@ func Run(ctx context.Context, s *script.Script, conn wire.Conn) error {
 	a := FromScript(s)
 	a.Connect(conn)
 	defer a.Close()
+	where := s.File
+	if where == "" {
+		where = s.Name
+	}
 	var errs []error
 	for turn := 1; turn <= Turns(s); turn++ {
 		wait, cancel := context.WithTimeout(ctx, s.Wait()*time.Duration(1+len(s.Steps)))
 		err := a.WaitTurns(wait, turn)
 		cancel()
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", s.File, err))
+			errs = append(errs, fmt.Errorf("%s: %w", where, err))
 			break
 		}
 	}
@@ -60,6 +64,7 @@ func Run(ctx context.Context, s *script.Script, conn wire.Conn) error {
 		}
 		cancel()
 	}
+	a.Close() // the turn's goroutines record their last violations before they end
 	for _, v := range a.Violations() {
 		errs = append(errs, errors.New(v))
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 	"sync"
 	"time"
@@ -75,7 +76,8 @@ type Peer struct {
 	mu         sync.Mutex
 	nextID     int64
 	pending    map[string]chan Message
-	answered   map[string]bool
+	answered   map[string]bool // ids that got an answer
+	asked      map[string]bool // ids of the requests sent
 	received   history
 	violations []string
 	unlisted   int // violations beyond MaxViolations
@@ -90,6 +92,7 @@ func New(conn wire.Conn, handler Handler) *Peer {
 		done:     make(chan struct{}),
 		pending:  map[string]chan Message{},
 		answered: map[string]bool{},
+		asked:    map[string]bool{},
 	}
 	go p.read()
 	return p
@@ -153,6 +156,9 @@ func decode(frame []byte) (Message, error) {
 		case "result":
 			m.Result = raw
 		case "error":
+			if v.Type == gjson.Null {
+				break // "error": null is no error
+			}
 			m.Error = &Error{}
 			if e := json.Unmarshal(raw, m.Error); e != nil {
 				err = fmt.Errorf("error member: %v", e)
@@ -189,13 +195,16 @@ func (p *Peer) deliver(m Message) {
 	ch, ok := p.pending[key]
 	delete(p.pending, key)
 	again := p.answered[key]
+	asked := p.asked[key]
 	p.answered[key] = true
 	p.mu.Unlock()
 	switch {
 	case ok:
 		ch <- m
-	case again:
+	case again && asked:
 		p.Violate("a second answer to request %s: %s", m.ID, preview(m.Raw))
+	case asked:
+		p.Violate("a late answer to request %s, after the call gave up: %s", m.ID, preview(m.Raw))
 	default:
 		p.Violate("an answer to request %s, which was never sent: %s", m.ID, preview(m.Raw))
 	}
@@ -208,9 +217,10 @@ func (p *Peer) Call(ctx context.Context, method string, params any) (Message, er
 	p.nextID++
 	id := json.RawMessage(strconv.FormatInt(p.nextID, 10))
 	ch := make(chan Message, 1)
-	p.pending[string(id)] = ch
+	p.pending[idKey(id)] = ch
+	p.asked[idKey(id)] = true
 	p.mu.Unlock()
-	if err := p.Send(ctx, request{JSONRPC: "2.0", ID: id, Method: method, Params: params}); err != nil {
+	if err := p.sendRequest(ctx, id, method, params); err != nil {
 		p.forget(id)
 		return Message{}, err
 	}
@@ -218,6 +228,11 @@ func (p *Peer) Call(ctx context.Context, method string, params any) (Message, er
 	case m := <-ch:
 		return m, nil
 	case <-p.done:
+		select { // the answer may have come just before the end
+		case m := <-ch:
+			return m, nil
+		default:
+		}
 		p.forget(id)
 		return Message{}, fmt.Errorf("%s: %w before the answer", method, wire.ErrClosed)
 	case <-ctx.Done():
@@ -226,24 +241,42 @@ func (p *Peer) Call(ctx context.Context, method string, params any) (Message, er
 	}
 }
 
+// sendRequest writes a request or, with a nil id, a notification. Raw
+// params go out byte for byte.
+func (p *Peer) sendRequest(ctx context.Context, id json.RawMessage, method string, params any) error {
+	raw, isRaw := params.(json.RawMessage)
+	if !isRaw || raw == nil {
+		return p.Send(ctx, request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	}
+	frame := []byte(`{"jsonrpc":"2.0",`)
+	if id != nil {
+		frame = append(append(append(frame, `"id":`...), id...), ',')
+	}
+	frame = append(append(append(append(frame, `"method":`...), mustJSON(method)...), `,"params":`...), raw...)
+	return p.write(ctx, append(frame, '}'))
+}
+
 func (p *Peer) forget(id json.RawMessage) {
 	p.mu.Lock()
-	delete(p.pending, string(id))
+	delete(p.pending, idKey(id))
 	p.mu.Unlock()
 }
 
 // Notify sends a notification.
 func (p *Peer) Notify(ctx context.Context, method string, params any) error {
-	return p.Send(ctx, request{JSONRPC: "2.0", Method: method, Params: params})
+	return p.sendRequest(ctx, nil, method, params)
 }
 
 // Respond answers request id with result, sent as it marshals; a
 // json.RawMessage result is sent as it is, unchecked.
 func (p *Peer) Respond(ctx context.Context, id json.RawMessage, result any) error {
 	if raw, ok := result.(json.RawMessage); ok && raw != nil {
+		if len(id) == 0 {
+			id = json.RawMessage("null")
+		}
 		frame := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(raw))
 		frame = append(append(append(append(append(frame, `{"jsonrpc":"2.0","id":`...), id...), `,"result":`...), raw...), '}')
-		return p.conn.WriteFrame(ctx, frame)
+		return p.write(ctx, frame)
 	}
 	return p.Send(ctx, response{JSONRPC: "2.0", ID: id, Result: result})
 }
@@ -259,11 +292,32 @@ func (p *Peer) Send(ctx context.Context, v any) error {
 	if err != nil {
 		return fmt.Errorf("peer: marshal: %w", err)
 	}
-	return p.conn.WriteFrame(ctx, b)
+	return p.write(ctx, b)
+}
+
+// write sends a frame, abandoning it at ctx's deadline but not when ctx is
+// cancelled: a caller that stops waiting (a cancelled turn, say) must not
+// cut a frame in half and so the connection.
+func (p *Peer) write(ctx context.Context, frame []byte) error {
+	wctx := context.WithoutCancel(ctx)
+	if deadline, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithDeadline(wctx, deadline)
+		defer cancel()
+	}
+	return p.conn.WriteFrame(wctx, frame)
 }
 
 // WriteRaw writes b as it is.
-func (p *Peer) WriteRaw(ctx context.Context, b []byte) error { return p.conn.WriteRaw(ctx, b) }
+func (p *Peer) WriteRaw(ctx context.Context, b []byte) error {
+	wctx := context.WithoutCancel(ctx)
+	if deadline, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithDeadline(wctx, deadline)
+		defer cancel()
+	}
+	return p.conn.WriteRaw(wctx, b)
+}
 
 // Received returns every message read so far, in order.
 func (p *Peer) Received() []Message {
@@ -365,15 +419,29 @@ type errorResponse struct {
 	Error   Error           `json:"error"`
 }
 
-// idKey canonicalises an id so that 1 and 1.0 or " 1" match.
+// idKey canonicalises an id: numbers by value, so that 1, 1.0 and 1e0
+// match, strings by their text; the number 1 and the string "1" differ, as
+// JSON-RPC wants.
 func idKey(id json.RawMessage) string {
-	var n json.Number
-	if json.Unmarshal(id, &n) == nil {
-		if i, err := n.Int64(); err == nil {
-			return strconv.FormatInt(i, 10)
+	raw := bytes.TrimSpace(id)
+	if len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) && len(raw) < 64 && !bytes.ContainsAny(raw, "eE") {
+		if r, ok := new(big.Rat).SetString(string(raw)); ok {
+			return "n:" + r.RatString()
 		}
 	}
-	return string(bytes.TrimSpace(id))
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return "s:" + s
+	}
+	return "?:" + string(raw)
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }

@@ -101,12 +101,24 @@ func (c *StreamConn) write(ctx context.Context, b, logged []byte, note string) e
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	c.transcript.keep(Sent, logged, note)
+	var mu sync.Mutex
+	written, abandoned := false, false
 	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if written { // the write finished as ctx ended: nothing to abandon
+			return
+		}
+		abandoned = true
 		c.transcript.note(Sent, "write abandoned: "+context.Cause(ctx).Error())
 		c.closeTransport()
 	})
 	_, err := c.w.Write(b)
-	if !stop() && ctx.Err() != nil {
+	mu.Lock()
+	written = true
+	mu.Unlock()
+	stop()
+	if abandoned {
 		return fmt.Errorf("%w (the connection is closed)", ctx.Err())
 	}
 	if err != nil {
