@@ -171,14 +171,26 @@ type Area struct {
 	Checks []Check
 }
 
-// ExitCode decides a run's exit code: 1 when a MUST check failed or the
-// suite itself did not complete, 0 otherwise. SHOULD failures and skips
-// never change it. It is the one place that decides.
+// ExitCode decides a run's exit code without a baseline: see Decide.
 func ExitCode(r types.Report) int {
-	if Count(Checks(r)).MustFailed > 0 || suiteBroke(r) {
-		return 1
+	code, _ := Decide(r, nil)
+	return code
+}
+
+// Decide is the one place that decides a run's exit code: 1 when a MUST
+// check failed that the baseline does not list, when a baseline entry is
+// stale or names no check, or when the run itself broke (a suite node
+// failed, an interrupt); 0 otherwise. SHOULD failures and skips never
+// change it. It also says why, a line a reason.
+func Decide(r types.Report, b *Baseline) (int, []string) {
+	problems := b.Judge(Checks(r)).Problems(b.File())
+	if suiteBroke(r) {
+		problems = append(problems, "the run itself did not complete")
 	}
-	return 0
+	if len(problems) > 0 {
+		return 1, problems
+	}
+	return 0, nil
 }
 
 // suiteBroke reports a failure outside the specs: a suite-level node that

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -22,19 +23,30 @@ type Options struct {
 	Subject suite.Subject
 	// Response bounds each wait for the subject; Scenario each spec.
 	Response, Scenario time.Duration
+	// FreeUser says a client under test does not follow scripted-user
+	// instructions: only the validity of its answers is checked.
+	FreeUser bool
+	// Prompt makes an agent without a probe adapter ask; the wire-only
+	// checks send it instead of a probe request.
+	Prompt string
 }
 
 // env is what every spec of one catalogue shares.
 type env struct {
-	subject  suite.Subject
-	response time.Duration
-	scenario time.Duration
+	subject    suite.Subject
+	response   time.Duration
+	scenario   time.Duration
+	freeUser   bool
+	promptText string
+
+	capsOnce sync.Once // advertisesForm, for a client subject
+	form     bool
 }
 
 // Catalogue declares every check against o.Subject. Call it while Ginkgo
 // builds its tree: at the top level, or in a container.
 func Catalogue(o Options) {
-	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario}
+	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, freeUser: o.FreeUser, promptText: o.Prompt}
 	if e.response <= 0 {
 		e.response = suite.DefaultResponse
 	}
@@ -50,15 +62,21 @@ func Catalogue(o Options) {
 		}
 		AddReportEntry(reports.EntryRules, strings.Join(ids, ", "), ReportEntryVisibilityNever)
 	})
-	e.sch()
-	e.val()
-	e.def()
-	e.tok()
-	e.res()
-	e.capabilities()
-	e.fb()
-	e.dep()
-	e.rte()
+	switch o.Subject.Role() {
+	case suite.ClientRole:
+		e.cli()
+	default:
+		e.sch()
+		e.val()
+		e.def()
+		e.tok()
+		e.res()
+		e.capabilities()
+		e.fb()
+		e.dep()
+		e.rte()
+		e.wire()
+	}
 }
 
 // rules labels a spec with the CONTRACT IDs it checks: rule:<ID> for each,

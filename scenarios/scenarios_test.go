@@ -17,6 +17,7 @@ import (
 
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/reference/probeagent"
+	"github.com/acpconform/acpconform/reference/probeclient"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
 )
@@ -56,11 +57,27 @@ var _ = Describe("reference in-process", func() {
 })
 
 var _ = Describe("reference over stdio", func() {
-	scenarios.Catalogue(scenarios.Options{Subject: suite.Command([]string{binary, "reference-agent"}, wire.Options{})})
+	scenarios.Catalogue(scenarios.Options{Subject: suite.Command([]string{binary, "reference-agent"}, suite.AgentRole, wire.Options{})})
 })
 
 var _ = Describe("reference over WebSocket", func() {
 	scenarios.Catalogue(scenarios.Options{Subject: suite.WebSocket(wsServer.URL, nil, wire.Options{})})
+})
+
+var _ = Describe("reference client in-process", func() {
+	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceClient(probeclient.Options{Prompt: "Ask me."})})
+})
+
+var _ = Describe("reference client over stdio", func() {
+	scenarios.Catalogue(scenarios.Options{Subject: suite.Command([]string{binary, "reference-client"}, suite.ClientRole, wire.Options{})})
+})
+
+var _ = Describe("reference client over WebSocket", func() {
+	scenarios.Catalogue(scenarios.Options{Subject: suite.Command([]string{binary, "reference-client", "--websocket", suite.URLPlaceholder}, suite.ClientRole, wire.Options{})})
+})
+
+var _ = Describe("reference client advertising no form", func() {
+	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceClient(probeclient.Options{NoForm: true})})
 })
 
 // The contract audit: every rule covered, every cited ID known, no two

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,22 +20,29 @@ import (
 // closes, and again after SIGTERM, before it is killed.
 const StopGrace = 2 * time.Second
 
-// Command is an agent started as a process speaking ACP on its stdio, one
-// process per connection. Each runs in its own process group, so that
-// stopping it stops everything it started.
-func Command(argv []string, opts wire.Options) Subject {
-	return command{argv: argv, opts: opts}
+// Command is an agent or a client started as a process, one process per
+// connection, each in its own process group so that stopping it stops
+// everything it started. It speaks ACP on its stdio, or, when an argument
+// holds the placeholder {url}, connects to a WebSocket the harness serves
+// on loopback for that process.
+func Command(argv []string, role Role, opts wire.Options) Subject {
+	return command{argv: argv, role: role, opts: opts}
 }
 
 type command struct {
 	argv []string
+	role Role
 	opts wire.Options
 }
 
-func (c command) Name() string  { return "agent command " + strings.Join(c.argv, " ") }
+func (c command) Name() string  { return string(c.role) + " command " + strings.Join(c.argv, " ") }
+func (c command) Role() Role    { return c.role }
 func (command) InProcess() bool { return false }
 
 func (c command) Connect(ctx context.Context) (*Link, error) {
+	if slices.ContainsFunc(c.argv, func(a string) bool { return strings.Contains(a, URLPlaceholder) }) {
+		return c.connectWebSocket(ctx)
+	}
 	p, err := Start(c.argv)
 	if err != nil {
 		return nil, err
@@ -45,6 +54,58 @@ func (c command) Connect(ctx context.Context) (*Link, error) {
 		conn.Close()
 		return p.Stop()
 	}}, nil
+}
+
+// URLPlaceholder in a command's arguments is replaced by the WebSocket URL
+// the harness serves for it.
+const URLPlaceholder = "{url}"
+
+// connectWebSocket serves one WebSocket, starts the process with its URL
+// and waits, at most until ctx ends, for the process to connect.
+func (c command) connectWebSocket(ctx context.Context) (*Link, error) {
+	conns := make(chan wire.Conn, 1)
+	released := make(chan struct{})
+	opts := c.opts
+	opts.Transcript = nil
+	srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, opts, func(hctx context.Context, conn wire.Conn) {
+		select {
+		case conns <- conn:
+		default:
+			return // one connection per process
+		}
+		select { // the handler owns the connection: hold it until the link ends
+		case <-released:
+		case <-hctx.Done():
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	argv := make([]string, len(c.argv))
+	for i, a := range c.argv {
+		argv[i] = strings.ReplaceAll(a, URLPlaceholder, srv.URL)
+	}
+	p, err := Start(argv)
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	stop := func() error {
+		close(released)
+		err := p.Stop()
+		srv.Close()
+		return err
+	}
+	select {
+	case conn := <-conns:
+		return &Link{Conn: conn, Diagnostics: p.Stderr.String, close: stop}, nil
+	case <-p.Exited():
+		stop()
+		return nil, fmt.Errorf("%s exited before connecting to %s: %v\n%s", argv[0], srv.URL, p.Err(), p.Stderr.String())
+	case <-ctx.Done():
+		stop()
+		return nil, fmt.Errorf("%s did not connect to %s: %w", argv[0], srv.URL, ctx.Err())
+	}
 }
 
 // Process is a started subject process.
@@ -69,8 +130,19 @@ func Start(argv []string) (*Process, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p := &Process{cmd: cmd, Stderr: &TailBuffer{Limit: StderrLimit}, exited: make(chan struct{})}
-	cmd.Stderr = p.Stderr
-	var err error
+	// Stderr is read from a pipe of our own, not through exec's copying:
+	// a child the process leaves behind may hold it open, and the exit
+	// must count at once all the same. Stop ends the child with the group.
+	errRead, errWrite, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = errWrite
+	go func() {
+		_, _ = io.Copy(p.Stderr, errRead)
+		errRead.Close()
+	}()
+	defer errWrite.Close() // the child has its own copy
 	if p.Stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package suite
 
 import (
 	"fmt"
+	"io"
+	"strings"
 	"time"
 
 	ginkgo "github.com/onsi/ginkgo/v2"
@@ -32,6 +34,11 @@ type Config struct {
 	Verbose bool
 	// NoColor turns off the colours of Ginkgo's output, which goes to stdout.
 	NoColor bool
+	// Progress, when set, gets a line for each contract area as its checks
+	// finish.
+	Progress io.Writer
+	// DryRun walks the catalogue without running a check, to list it.
+	DryRun bool
 }
 
 // ResponseTimeout returns the bound of each wait for the subject.
@@ -61,12 +68,20 @@ func Run(cfg Config, define func()) (types.Report, error) {
 	define()
 	ginkgo.ReportAfterSuite("acpconform reports", func(r types.Report) {
 		report = r
-		writeErr = reports.Write(r, cfg.Subject.Name(), Areas(), cfg.Reports)
+		if !cfg.DryRun {
+			writeErr = reports.Write(r, cfg.Subject.Name(), Areas(), cfg.Reports)
+		}
 	})
+	if cfg.Progress != nil {
+		p := &progress{w: cfg.Progress}
+		ginkgo.ReportAfterEach(p.spec)
+		ginkgo.ReportAfterSuite("acpconform progress", func(types.Report) { p.flush() })
+	}
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = cfg.LabelFilter
 	suiteConfig.RandomSeed = 1 // the catalogue's own order, run after run
 	suiteConfig.Timeout = 24 * time.Hour
+	suiteConfig.DryRun = cfg.DryRun
 	reporterConfig.Succinct = !cfg.Verbose
 	reporterConfig.Verbose = cfg.Verbose
 	reporterConfig.NoColor = cfg.NoColor
@@ -75,6 +90,46 @@ func Run(cfg Config, define func()) (types.Report, error) {
 		return report, fmt.Errorf("%w", writeErr)
 	}
 	return report, nil
+}
+
+// progress writes a line per contract area as its checks finish: the
+// checks of an area run one after another.
+type progress struct {
+	w       io.Writer
+	area    string
+	total   int
+	counts  map[string]int
+	started time.Time
+}
+
+func (p *progress) spec(s types.SpecReport) {
+	area := ""
+	for _, l := range s.Labels() {
+		if a, ok := strings.CutPrefix(l, "area:"); ok {
+			area = a
+		}
+	}
+	if area != p.area {
+		p.flush()
+		p.area, p.total, p.counts, p.started = area, 0, map[string]int{}, time.Now()
+	}
+	p.total++
+	switch {
+	case s.State == types.SpecStatePassed:
+		p.counts["passed"]++
+	case s.State.Is(types.SpecStateFailureStates):
+		p.counts["failed"]++
+	default:
+		p.counts["skipped"]++
+	}
+}
+
+func (p *progress) flush() {
+	if p.area == "" || p.total == 0 {
+		return
+	}
+	fmt.Fprintf(p.w, "  %-4s %3d checks: %d passed, %d failed, %d skipped\n", p.area, p.total, p.counts["passed"], p.counts["failed"], p.counts["skipped"])
+	p.total = 0
 }
 
 // failRecorder is the GinkgoTestingT of a run outside go test.

@@ -10,12 +10,16 @@ import (
 	"github.com/acpconform/acpconform/reference/probeagent"
 )
 
-// Subject is what the catalogue checks: an agent under test, reached
-// through a fresh connection for every scenario. A scenario is written once
-// against this interface and does not know which subject it runs on.
+// Subject is what the catalogue checks: an agent or a client under test,
+// reached through a fresh connection for every scenario. A scenario is
+// written once against this interface and does not know which subject of
+// its role it runs on.
 type Subject interface {
 	// Name describes the subject in reports, such as "reference (in-process)".
 	Name() string
+	// Role is the part the subject plays: the catalogue runs the checks of
+	// that role.
+	Role() Role
 	// Connect opens a fresh connection to the agent under test: for a
 	// command, a new process.
 	Connect(ctx context.Context) (*Link, error)
@@ -49,6 +53,7 @@ func Reference() Subject { return reference{} }
 type reference struct{}
 
 func (reference) Name() string    { return "reference (in-process)" }
+func (reference) Role() Role      { return AgentRole }
 func (reference) InProcess() bool { return true }
 
 func (reference) Connect(context.Context) (*Link, error) {
@@ -76,6 +81,7 @@ type webSocket struct {
 }
 
 func (w webSocket) Name() string  { return "agent at " + w.url }
+func (webSocket) Role() Role      { return AgentRole }
 func (webSocket) InProcess() bool { return false }
 
 func (w webSocket) Connect(ctx context.Context) (*Link, error) {

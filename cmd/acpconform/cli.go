@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/acpconform/acpconform/reference/probeagent"
+	"github.com/acpconform/acpconform/reference/probeclient"
 )
 
 // command is one subcommand: it gets its own arguments and the standard
@@ -18,9 +19,14 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"reference-agent": {"serve the reference ask_choice as an ACP agent on stdio (PROBE.md §1)", probeagent.Run},
-	"mock":            {"play a scripted mock client or agent (docs/scripts.md)", runMock},
-	"run":             {"run the catalogue against the built-in reference; write the reports", runReference},
+	"reference-agent":  {"serve the reference ask_choice as an ACP agent on stdio (PROBE.md §1)", probeagent.Run},
+	"mock":             {"play a scripted mock client or agent (docs/scripts.md)", runMock},
+	"run":              {"run the catalogue against the built-in reference; write the reports", runReference},
+	"reference-client": {"play the reference client of PROBE.md §2 on stdio or WebSocket", probeclient.Run},
+	"agent":            {"check an agent under test: -- CMD ARGS... or --url URL", runAgent},
+	"client":           {"check a client under test: -- CMD ARGS... or --listen ADDR", runClient},
+	"list":             {"list the CONTRACT rules and the checks that cite them", runList},
+	"explain":          {"explain a CONTRACT rule and the checks that cite it", runExplain},
 }
 
 // Exit codes.

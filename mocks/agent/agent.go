@@ -46,15 +46,16 @@ type Agent struct {
 	cfg  Config
 	peer *peer.Peer
 
-	mu        sync.Mutex
-	changed   chan struct{}
-	steps     []script.Step
-	next      int
-	caps      json.RawMessage
-	sessions  int
-	exchanges []*Exchange
-	turns     int // prompt turns ended
-	cancel    context.CancelFunc
+	mu          sync.Mutex
+	changed     chan struct{}
+	steps       []script.Step
+	next        int
+	caps        json.RawMessage
+	initialized bool
+	sessions    int
+	exchanges   []*Exchange
+	turns       int // prompt turns ended
+	cancel      context.CancelFunc
 }
 
 // New returns an agent that is not yet connected.
@@ -108,25 +109,36 @@ func (a *Agent) Exchanges() []Exchange {
 // WaitTurns waits until n prompt turns have ended, the connection ends, or
 // ctx ends.
 func (a *Agent) WaitTurns(ctx context.Context, n int) error {
+	return a.await(ctx, fmt.Sprintf("prompt turn %d", n), func() bool { return a.turns >= n })
+}
+
+// WaitInitialize waits until the client has sent initialize.
+func (a *Agent) WaitInitialize(ctx context.Context) error {
+	return a.await(ctx, "initialize", func() bool { return a.initialized })
+}
+
+// await waits until cond, checked under the lock, holds. A closed
+// connection makes the wait unmeetable, once cond has been checked again.
+func (a *Agent) await(ctx context.Context, what string, cond func() bool) error {
 	for {
 		a.mu.Lock()
-		turns, changed := a.turns, a.changed
+		ok, changed := cond(), a.changed
 		a.mu.Unlock()
-		if turns >= n {
+		if ok {
 			return nil
 		}
 		select {
 		case <-changed:
 		case <-a.peer.Done():
 			a.mu.Lock()
-			turns = a.turns
+			ok = cond()
 			a.mu.Unlock()
-			if turns >= n { // the turn ended just as the client left
+			if ok { // it happened just as the client left
 				return nil
 			}
-			return fmt.Errorf("waiting for prompt turn %d: %w", n, wire.ErrClosed)
+			return fmt.Errorf("waiting for %s: %w", what, wire.ErrClosed)
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for prompt turn %d: %w", n, ctx.Err())
+			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
 		}
 	}
 }
@@ -153,6 +165,8 @@ func (a *Agent) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 		_ = json.Unmarshal(m.Params, &params)
 		a.mu.Lock()
 		a.caps = params.Caps
+		a.initialized = true
+		a.changedLocked()
 		a.mu.Unlock()
 		_ = p.Respond(ctx, m.ID, map[string]any{
 			"protocolVersion":   1,

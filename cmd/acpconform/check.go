@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/acpconform/acpconform/reports"
+	"github.com/acpconform/acpconform/scenarios"
+	"github.com/acpconform/acpconform/suite"
+)
+
+// checkFlags are the flags of every command that runs the catalogue.
+type checkFlags struct {
+	junit, json, summary    string
+	labelFilter             string
+	ids                     string
+	baseline, writeBaseline string
+	response, scenario      time.Duration
+	startup                 time.Duration
+	verbose                 bool
+}
+
+func (f *checkFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.junit, "junit", "reports/junit.xml", "write the JUnit report here (\"\" for none)")
+	fs.StringVar(&f.json, "json", "reports/report.json", "write the JSON report here (\"\" for none)")
+	fs.StringVar(&f.summary, "summary", "reports/summary.md", "write the Markdown summary here (\"\" for none); it is also appended to $GITHUB_STEP_SUMMARY when that is set")
+	fs.StringVar(&f.labelFilter, "label-filter", "", "run the checks this Ginkgo label expression selects, such as 'area: containsAny TOK'")
+	fs.StringVar(&f.ids, "id", "", "run the checks of these CONTRACT IDs only, comma-separated, such as TOK-2,CAP-3")
+	fs.StringVar(&f.baseline, "baseline", "", "known failures, each with a reason (YAML): only new failures fail the run, and a listed check that passes is stale")
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write the run's failures as a baseline to this file")
+	fs.DurationVar(&f.response, "response-timeout", suite.DefaultResponse, "bound on each wait for the subject")
+	fs.DurationVar(&f.scenario, "scenario-timeout", suite.DefaultScenario, "bound on each check in all")
+	fs.DurationVar(&f.startup, "startup-timeout", 30*time.Second, "bound on the subject's start: its process, its connection and its first initialize")
+	fs.BoolVar(&f.verbose, "v", false, "print every check as it runs, and the transcripts of failures")
+}
+
+// config builds the run's configuration, checking the flags' values.
+func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Config, error) {
+	var filters []string
+	if f.labelFilter != "" {
+		filters = append(filters, "("+f.labelFilter+")")
+	}
+	if f.ids != "" {
+		var ids []string
+		for _, id := range strings.Split(f.ids, ",") {
+			id = strings.TrimSpace(id)
+			if _, ok := suite.Lookup(id); !ok {
+				return suite.Config{}, fmt.Errorf("--id: %q is not a CONTRACT ID (see acpconform list)", id)
+			}
+			ids = append(ids, id)
+		}
+		filters = append(filters, "rule: containsAny {"+strings.Join(ids, ", ")+"}")
+	}
+	if extraFilter != "" {
+		filters = append(filters, extraFilter)
+	}
+	filter := strings.Join(filters, " && ")
+	if filter != "" {
+		if _, err := types.ParseLabelFilter(filter); err != nil {
+			return suite.Config{}, fmt.Errorf("--label-filter: %v", err)
+		}
+	}
+	if f.response <= 0 || f.scenario <= 0 || f.startup <= 0 {
+		return suite.Config{}, fmt.Errorf("timeouts must be positive")
+	}
+	return suite.Config{
+		Subject: subject, Response: f.response, Scenario: f.scenario,
+		LabelFilter: filter, Verbose: f.verbose,
+		Reports: reports.Paths{JUnit: f.junit, JSON: f.json, Summary: f.summary},
+	}, nil
+}
+
+// parse parses a command's flags, printing usage on -h.
+func parse(fs *flag.FlagSet, args []string) bool { return fs.Parse(args) == nil }
+
+// check runs the catalogue, prints the summary, writes the reports and the
+// baseline, and decides the exit code.
+func check(cfg suite.Config, o scenarios.Options, f *checkFlags, stdout, stderr io.Writer) int {
+	var baseline *reports.Baseline
+	if f.baseline != "" {
+		var err error
+		if baseline, err = reports.LoadBaseline(f.baseline); err != nil {
+			fmt.Fprintf(stderr, "acpconform: --baseline: %v\n", err)
+			return exitUsage
+		}
+	}
+	if isTerminal(os.Stderr) && !cfg.Verbose {
+		cfg.Progress = stderr
+	}
+	fmt.Fprintf(stderr, "acpconform: checking %s\n", cfg.Subject.Name())
+	restore := func() {}
+	if !cfg.Verbose {
+		restore = silenceStdout() // Ginkgo's own report: ours is the summary below
+	}
+	o.Subject, o.Response, o.Scenario = cfg.Subject, cfg.Response, cfg.Scenario
+	report, err := suite.Run(cfg, func() { scenarios.Catalogue(o) })
+	restore()
+	checks := reports.Checks(report)
+	printSummary(stdout, report, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "acpconform: %v\n", err)
+	}
+	if f.writeBaseline != "" {
+		if err := reports.WriteBaseline(f.writeBaseline, cfg.Subject.Name(), checks); err != nil {
+			fmt.Fprintf(stderr, "acpconform: --write-baseline: %v\n", err)
+		} else {
+			fmt.Fprintf(stdout, "baseline: %s\n", f.writeBaseline)
+		}
+	}
+	appendStepSummary(cfg.Reports.Summary, stderr)
+	if baseline != nil {
+		v := baseline.Judge(checks)
+		fmt.Fprintf(stdout, "baseline %s: %d known failures, %d stale\n", baseline.File(), len(v.Known), len(v.Stale))
+	}
+	code, reasons := reports.Decide(report, baseline)
+	if baseline != nil {
+		for _, r := range reasons {
+			fmt.Fprintf(stdout, "  %s\n", r)
+		}
+	}
+	return code
+}
+
+// printSummary prints totals, a line per area and every failure.
+func printSummary(w io.Writer, r types.Report, cfg suite.Config) {
+	checks := reports.Checks(r)
+	t := reports.Count(checks)
+	fmt.Fprintf(w, "acpconform: %s: %d passed, %d failed (%d MUST), %d skipped in %.2fs\n",
+		cfg.Subject.Name(), t.Passed, t.Failed, t.MustFailed, t.Skipped, r.RunTime.Seconds())
+	for _, a := range reports.ByArea(checks, suite.Areas()) {
+		fmt.Fprintf(w, "  %-4s %3d passed %3d failed %3d skipped\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
+	}
+	for _, c := range checks {
+		if c.Failed() {
+			fmt.Fprintf(w, "FAILED %s %s: %s\n", strings.Join(c.Rules, " "), c.Level, c.Name)
+			if cfg.Verbose && c.Transcript != "" {
+				fmt.Fprintf(w, "  %s\n  transcript:\n    %s\n", firstLine(c.Failure), strings.ReplaceAll(strings.TrimSpace(c.Transcript), "\n", "\n    "))
+			}
+		}
+	}
+	var written []string
+	for _, p := range []string{cfg.Reports.JUnit, cfg.Reports.JSON, cfg.Reports.Summary} {
+		if p != "" {
+			written = append(written, p)
+		}
+	}
+	if len(written) > 0 {
+		fmt.Fprintf(w, "reports: %s\n", strings.Join(written, " "))
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// appendStepSummary adds the Markdown summary to a GitHub Actions job
+// summary, when the run has one.
+func appendStepSummary(summary string, stderr io.Writer) {
+	target := os.Getenv("GITHUB_STEP_SUMMARY")
+	if target == "" || summary == "" {
+		return
+	}
+	md, err := os.ReadFile(summary)
+	if err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(target, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			_, err = f.Write(append(md, '\n'))
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "acpconform: $GITHUB_STEP_SUMMARY: %v\n", err)
+	}
+}
+
+// isTerminal reports whether f is a terminal, where progress lines help.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// interrupted reports a run stopped before its first check.
+func interrupted(ctx context.Context, stderr io.Writer, cmd string) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	fmt.Fprintf(stderr, "acpconform %s: interrupted before the first check\n", cmd)
+	return true
+}
+
+// couldNotRun reports a subject that did not start or answer, exit code 3.
+func couldNotRun(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "acpconform %s: could not run: %v\n", cmd, err)
+	return exitNoConnection
+}

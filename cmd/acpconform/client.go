@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/acpconform/acpconform/mocks/agent"
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/scenarios"
+	"github.com/acpconform/acpconform/suite"
+)
+
+const clientUsage = `usage: acpconform client [flags] -- CMD ARGS...
+       acpconform client [flags] --listen ADDR
+
+Checks a client under test: acpconform plays the agent. The client is a
+command speaking ACP as the client on its stdio, started afresh for every
+check in its own process group and always stopped; when an argument holds
+{url}, acpconform serves a WebSocket for each check and passes its URL there
+instead (-- my-client --agent-url {url}). With --listen, acpconform serves a
+WebSocket, prints its URL, and takes the client's connections, one per check.
+
+The client joins through the probe contract of docs/probe.md §2: it
+initializes with its real capabilities, opens a session, sends one prompt,
+answers what arrives and exits when the turn ends. Every elicitation/create
+carries a scripted-user instruction in its _meta; a client in test mode
+answers as told. A client that does not (--no-scripted-user) is checked only
+for the validity of its answers.
+
+Exit codes: 0 conformant (SHOULD failures are reported, never fatal); 1 a
+MUST check failed; 2 usage error; 3 could not run: the client did not start
+or connect, or sent no initialize within --startup-timeout.
+
+flags:
+`
+
+// runClient checks a client under test.
+func runClient(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("client", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f checkFlags
+	f.register(fs)
+	listen := fs.String("listen", "", "serve a WebSocket on this address (such as 127.0.0.1:0), print its URL and check the clients that connect")
+	freeUser := fs.Bool("no-scripted-user", false, "the client does not follow scripted-user instructions: check only that its answers are valid")
+	maxFrame := fs.Int("max-frame", wire.DefaultMaxFrame, "refuse frames from the client above this many bytes")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, clientUsage)
+		fs.PrintDefaults()
+	}
+	if !parse(fs, args) {
+		return exitUsage
+	}
+	command := fs.Args()
+	opts := wire.Options{MaxFrame: *maxFrame}
+	var subject suite.Subject
+	switch {
+	case *listen == "" && len(command) == 0:
+		fmt.Fprintln(stderr, "acpconform client: name the client: -- CMD ARGS... or --listen ADDR")
+		return exitUsage
+	case *listen != "" && len(command) > 0:
+		fmt.Fprintln(stderr, "acpconform client: a command and --listen exclude each other")
+		return exitUsage
+	case *listen != "":
+		l, err := suite.ListeningForClients(*listen, opts)
+		if err != nil {
+			fmt.Fprintf(stderr, "acpconform client: %v\n", err)
+			return exitUsage
+		}
+		defer l.Close()
+		fmt.Fprintln(stdout, l.URL)
+		subject = l
+	default:
+		subject = suite.Command(command, suite.ClientRole, opts)
+	}
+	cfg, err := f.config(subject, "")
+	if err != nil {
+		fmt.Fprintf(stderr, "acpconform client: %v\n", err)
+		return exitUsage
+	}
+	if err := preflightClient(ctx, subject, f.startup); err != nil {
+		return couldNotRun(stderr, "client", err)
+	}
+	if interrupted(ctx, stderr, "client") {
+		return exitFailed
+	}
+	return check(cfg, scenarios.Options{FreeUser: *freeUser}, &f, stdout, stderr)
+}
+
+// preflightClient starts the client once and waits for its initialize.
+func preflightClient(ctx context.Context, s suite.Subject, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	link, err := s.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	a := agent.New(agent.Config{Timeout: timeout})
+	a.Connect(link.Conn)
+	err = a.WaitInitialize(ctx)
+	if err == nil {
+		_ = a.WaitTurns(ctx, 1) // let a well-behaved client finish before it is stopped
+	}
+	a.Close()
+	exit := link.Close()
+	if err != nil {
+		return fmt.Errorf("%s sent no initialize within %s: %v%s", s.Name(), timeout, err, stderrTail(link, exit))
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+// Package probeclient is the reference's adapter for the client probe
+// contract (PROBE.md §2): an ACP client, on the acp-go-sdk, that advertises
+// form elicitation, opens a session, sends one prompt, and answers every
+// elicitation/create as its scripted-user instruction says. It is the
+// passing subject of the client checks (CONTRACT CLI-1..4); its broken
+// variants are the subjects that must fail them.
+package probeclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpconform/acpconform/probe"
+)
+
+// Broken variants: each breaks one client rule on purpose.
+const (
+	Unregistered        = "unregistered"         // advertises form, registers no route: -32601 (CLI-1)
+	WrongToken          = "wrong-token"          // accepts a const that was not offered (CLI-2)
+	ContentOnDecline    = "content-on-decline"   // a decline that carries content (CLI-2)
+	MetaIntolerant      = "meta-intolerant"      // fails on option _meta or unknown _meta keys (CLI-3)
+	AcceptsUnadvertised = "accepts-unadvertised" // advertises no form, yet answers a form (CLI-4)
+)
+
+// Brokens lists the broken variants.
+var Brokens = []string{Unregistered, WrongToken, ContentOnDecline, MetaIntolerant, AcceptsUnadvertised}
+
+// client answers the agent's requests. It embeds nothing: every method of
+// acp.Client is here, answering what a test client has no use for with an
+// error.
+type client struct {
+	advertisesForm bool
+	broken         string
+	replies        chan string // agent_message_chunk texts, for people
+}
+
+// elicitingClient adds the elicitation/create route; the SDK registers a
+// route exactly when the client value has the method.
+type elicitingClient struct{ *client }
+
+// UnstableCreateElicitation answers as the request's scripted user says.
+func (c elicitingClient) UnstableCreateElicitation(_ context.Context, p acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
+	if p.Form == nil {
+		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "url elicitation was not advertised"})
+	}
+	if !c.advertisesForm && c.broken != AcceptsUnadvertised {
+		// CLI-4: a mode that was not advertised is refused as invalid params.
+		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "form elicitation was not advertised"})
+	}
+	if c.broken == MetaIntolerant && hasMeta(p.Form) {
+		return acp.UnstableCreateElicitationResponse{}, acp.NewInternalError(map[string]any{"error": "unexpected _meta"})
+	}
+	user, ok := instruction(p.Form.Meta)
+	if !ok {
+		return cancel(), nil // no scripted user: as a person closing the dialog
+	}
+	switch user.Action {
+	case "accept":
+		token, err := pick(p.Form.RequestedSchema, user.Pick)
+		if err != nil {
+			return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
+		}
+		if c.broken == WrongToken {
+			token += "_x"
+		}
+		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{
+			Action: "accept", Content: map[string]any{"choice": token},
+		}}, nil
+	case "decline":
+		if c.broken == ContentOnDecline {
+			return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{
+				Action: "decline", Content: map[string]any{"choice": "choice_0"},
+			}}, nil
+		}
+		return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
+	case "cancel":
+		return cancel(), nil
+	}
+	return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown scripted action %q", user.Action)})
+}
+
+func cancel() acp.UnstableCreateElicitationResponse {
+	return acp.UnstableCreateElicitationResponse{Cancel: &acp.UnstableCreateElicitationCancel{Action: "cancel"}}
+}
+
+// instruction reads the scripted-user instruction from the request _meta.
+func instruction(meta map[string]any) (probe.User, bool) {
+	raw, ok := meta[probe.UserMetaKey]
+	if !ok {
+		return probe.User{}, false
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return probe.User{}, false
+	}
+	var u probe.User
+	return u, json.Unmarshal(b, &u) == nil
+}
+
+// pick finds the const a pick names: an index into oneOf, or the default.
+func pick(schema acp.UnstableElicitationSchema, p any) (string, error) {
+	choice, _ := schema.Properties["choice"].(map[string]any)
+	if p == probe.PickDefault {
+		if d, ok := choice["default"].(string); ok {
+			return d, nil
+		}
+		return "", fmt.Errorf("pick default: the form has no default")
+	}
+	i, ok := p.(float64)
+	oneOf, _ := choice["oneOf"].([]any)
+	if !ok || i < 0 || i != float64(int(i)) || int(i) >= len(oneOf) {
+		return "", fmt.Errorf("pick %v names none of the %d options", p, len(oneOf))
+	}
+	opt, _ := oneOf[int(i)].(map[string]any)
+	token, ok := opt["const"].(string)
+	if !ok {
+		return "", fmt.Errorf("option %d has no string const", int(i))
+	}
+	return token, nil
+}
+
+// hasMeta reports option _meta, or request _meta keys other than the
+// scripted-user instruction.
+func hasMeta(f *acp.UnstableCreateElicitationForm) bool {
+	for k := range f.Meta {
+		if k != probe.UserMetaKey {
+			return true
+		}
+	}
+	choice, _ := f.RequestedSchema.Properties["choice"].(map[string]any)
+	oneOf, _ := choice["oneOf"].([]any)
+	for _, o := range oneOf {
+		if opt, _ := o.(map[string]any); opt["_meta"] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// SessionUpdate keeps what the agent says, for the log.
+func (c *client) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
+	if chunk := n.Update.AgentMessageChunk; chunk != nil && chunk.Content.Text != nil {
+		select {
+		case c.replies <- chunk.Content.Text.Text:
+		default:
+		}
+	}
+	return nil
+}
+
+// RequestPermission is answered as a user who cancels.
+func (c *client) RequestPermission(context.Context, acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	return acp.RequestPermissionResponse{Outcome: acp.RequestPermissionOutcome{Cancelled: &acp.RequestPermissionOutcomeCancelled{}}}, nil
+}
+
+var errNoFS = acp.NewMethodNotFound("the reference client offers no file system or terminal")
+
+// ReadTextFile implements acp.Client; the client advertises no file system.
+func (c *client) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+	return acp.ReadTextFileResponse{}, errNoFS
+}
+
+// WriteTextFile implements acp.Client.
+func (c *client) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	return acp.WriteTextFileResponse{}, errNoFS
+}
+
+// CreateTerminal implements acp.Client; the client advertises no terminal.
+func (c *client) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+	return acp.CreateTerminalResponse{}, errNoFS
+}
+
+// KillTerminal implements acp.Client.
+func (c *client) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
+	return acp.KillTerminalResponse{}, errNoFS
+}
+
+// TerminalOutput implements acp.Client.
+func (c *client) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
+	return acp.TerminalOutputResponse{}, errNoFS
+}
+
+// ReleaseTerminal implements acp.Client.
+func (c *client) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
+	return acp.ReleaseTerminalResponse{}, errNoFS
+}
+
+// WaitForTerminalExit implements acp.Client.
+func (c *client) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
+	return acp.WaitForTerminalExitResponse{}, errNoFS
+}
+
+// capabilities is what the client advertises.
+func (c *client) capabilities() acp.ClientCapabilities {
+	if !c.advertisesForm {
+		return acp.ClientCapabilities{}
+	}
+	return acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}}
+}

@@ -1,0 +1,123 @@
+package probeclient
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpconform/acpconform/mocks/wire"
+)
+
+// Options configure one client run.
+type Options struct {
+	Prompt string // the prompt's text
+	// NoForm advertises no form elicitation.
+	NoForm bool
+	// Broken is one of Brokens, or "" for the reference behaviour.
+	Broken string
+	// Timeout bounds the whole run.
+	Timeout time.Duration
+}
+
+// Play runs one client session over a connection whose outgoing frames go
+// to w and incoming ones come from r: initialize, session/new, one prompt,
+// answering the agent's requests meanwhile. It returns when the prompt turn
+// ends, whatever its stopReason.
+func Play(ctx context.Context, w io.Writer, r io.Reader, o Options, log *slog.Logger) error {
+	if o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	c := &client{advertisesForm: !o.NoForm && o.Broken != AcceptsUnadvertised, broken: o.Broken, replies: make(chan string, 16)}
+	var impl acp.Client = elicitingClient{c}
+	if o.Broken == Unregistered {
+		impl = c // no UnstableCreateElicitation: the SDK answers -32601
+	}
+	conn := acp.NewClientSideConnection(impl, w, r)
+	conn.SetLogger(log)
+	if _, err := conn.Initialize(ctx, acp.InitializeRequest{
+		ProtocolVersion:    acp.ProtocolVersionNumber,
+		ClientCapabilities: c.capabilities(),
+		ClientInfo:         &acp.Implementation{Name: "acpconform-reference-client", Version: "1"},
+	}); err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	sess, err := conn.NewSession(ctx, acp.NewSessionRequest{Cwd: "/", McpServers: []acp.McpServer{}})
+	if err != nil {
+		return fmt.Errorf("session/new: %w", err)
+	}
+	if _, err := conn.Prompt(ctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock(o.Prompt)}}); err != nil {
+		return fmt.Errorf("session/prompt: %w", err)
+	}
+	return nil
+}
+
+const usage = `usage: acpconform reference-client [flags]
+
+Plays the reference client of PROBE.md §2 on stdin/stdout, or against a
+WebSocket agent: advertises form elicitation, opens a session, sends one
+prompt and answers every elicitation/create as its scripted-user instruction
+("_meta": {"acpconform/user": {"action": ..., "pick": ...}}) says; without
+one it cancels, as a person closing the dialog. It exits 0 when the prompt
+turn ends, 1 on an error.
+
+--broken picks a variant that breaks one client rule on purpose: ` + "%s" + `.
+
+flags:
+`
+
+// Run is what `acpconform reference-client` runs.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("reference-client", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o Options
+	var url string
+	fs.StringVar(&o.Prompt, "prompt", "Please ask me to choose.", "the prompt's text")
+	fs.BoolVar(&o.NoForm, "no-form", false, "advertise no form elicitation")
+	fs.StringVar(&o.Broken, "broken", "", "break one client rule on purpose: "+strings.Join(Brokens, ", "))
+	fs.StringVar(&url, "websocket", "", "connect to an agent at this WebSocket URL instead of using stdio")
+	fs.DurationVar(&o.Timeout, "timeout", time.Minute, "bound on the whole session")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, usage, strings.Join(Brokens, ", "))
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "reference-client: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if o.Broken != "" && !slices.Contains(Brokens, o.Broken) {
+		fmt.Fprintf(stderr, "reference-client: --broken %q is none of %s\n", o.Broken, strings.Join(Brokens, ", "))
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	var w io.Writer = stdout
+	var r io.Reader = stdin
+	if url != "" {
+		dial, cancel := context.WithTimeout(ctx, 30*time.Second)
+		conn, err := wire.Dial(dial, url, wire.DialOptions{})
+		cancel()
+		if err != nil {
+			fmt.Fprintf(stderr, "reference-client: %v\n", err)
+			return 1
+		}
+		defer conn.Close()
+		s := wire.NewSDKStream(conn)
+		w, r = s, s
+	}
+	if err := Play(ctx, w, r, o, log); err != nil {
+		fmt.Fprintf(stderr, "reference-client: %v\n", err)
+		return 1
+	}
+	return 0
+}

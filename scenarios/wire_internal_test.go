@@ -1,0 +1,45 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestTypedChoiceProblems(t *testing.T) {
+	good := `{"sessionId":"s","mode":"form","message":"Q","requestedSchema":{"type":"object","required":["choice"],
+		"properties":{"choice":{"type":"string","title":"Choice","default":"choice_1","oneOf":[
+			{"const":"choice_0","title":"A"},{"const":"choice_1","title":"B","_meta":{"acpkit.dev/choice-description":"Bee"}}]}}}}`
+	if p := typedChoiceProblems(json.RawMessage(good), "s"); len(p) != 0 {
+		t.Fatalf("a good form has problems: %q", p)
+	}
+	for _, tc := range []struct {
+		name, from, to, want string
+	}{
+		{"wrong session", `"sessionId":"s"`, `"sessionId":"t"`, "SCH-1: sessionId"},
+		{"a tool call", `"mode":"form"`, `"mode":"form","toolCallId":"x"`, "SCH-1: the request carries toolCallId"},
+		{"url mode", `"mode":"form"`, `"mode":"url"`, "SCH-1: mode"},
+		{"blank question", `"message":"Q"`, `"message":" "`, "SCH-1: message"},
+		{"not required", `"required":["choice"]`, `"required":[]`, "SCH-2"},
+		{"two properties", `"properties":{"choice"`, `"properties":{"x":{},"choice"`, "SCH-2"},
+		{"wrong title", `"title":"Choice"`, `"title":"Pick"`, "SCH-3: choice title"},
+		{"tokens from one", `{"const":"choice_0","title":"A"}`, `{"const":"choice_1","title":"A"}`, `SCH-4: option 0`},
+		{"padded token", `{"const":"choice_0","title":"A"}`, `{"const":"choice_00","title":"A"}`, `SCH-4: option 0`},
+		{"blank label", `"title":"A"`, `"title":""`, "SCH-3: option 0 has title"},
+		{"an enum", `"type":"string",`, `"type":"string","enum":["choice_0"],`, `SCH-6: the choice property invents "enum"`},
+		{"an option key", `"title":"A"}`, `"title":"A","value":"a"}`, `SCH-6: option 0 invents "value"`},
+		{"bare description key", `"acpkit.dev/choice-description":"Bee"`, `"description":"Bee"`, "SCH-5: option 1"},
+		{"default as a label", `"default":"choice_1"`, `"default":"B"`, "DEF-2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := strings.Replace(good, tc.from, tc.to, 1)
+			if bad == good {
+				t.Fatalf("%q is not in the form", tc.from)
+			}
+			p := typedChoiceProblems(json.RawMessage(bad), "s")
+			if !strings.Contains(strings.Join(p, "\n"), tc.want) {
+				t.Errorf("problems %q lack %q", p, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,107 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/reference/probeclient"
+)
+
+// ReferenceClient is the reference client (PROBE.md §2) in this process,
+// or one of its broken variants.
+func ReferenceClient(o probeclient.Options) Subject { return referenceClient{o} }
+
+type referenceClient struct{ o probeclient.Options }
+
+func (r referenceClient) Name() string {
+	if r.o.Broken != "" {
+		return "reference client, broken: " + r.o.Broken + " (in-process)"
+	}
+	return "reference client (in-process)"
+}
+func (referenceClient) Role() Role      { return ClientRole }
+func (referenceClient) InProcess() bool { return true }
+
+func (r referenceClient) Connect(ctx context.Context) (*Link, error) {
+	mine, theirs := wire.Pipe(wire.Options{})
+	s := wire.NewSDKStream(theirs)
+	done := make(chan struct{})
+	playCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		defer close(done)
+		_ = probeclient.Play(playCtx, s, s, r.o, slog.New(slog.DiscardHandler))
+	}()
+	return &Link{Conn: mine, close: func() error {
+		cancel()
+		mine.Close()
+		theirs.Close()
+		<-done
+		return nil
+	}}, nil
+}
+
+// ListeningForClients serves a WebSocket at addr for a client under test
+// that connects by itself, once per check; each Connect takes the next
+// connection. URL says where to point the client.
+func ListeningForClients(addr string, opts wire.Options) (*Listener, error) {
+	l := &Listener{conns: make(chan wire.Conn)}
+	srv, err := wire.Listen(addr, wire.DefaultPath, opts, func(ctx context.Context, conn wire.Conn) {
+		done := make(chan struct{})
+		select {
+		case l.conns <- &ownedConn{Conn: conn, done: done}:
+		case <-ctx.Done():
+			return
+		}
+		select { // the handler owns the connection until the check closes it
+		case <-done:
+		case <-ctx.Done():
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.srv, l.URL = srv, srv.URL
+	return l, nil
+}
+
+// Listener is a client subject that waits for connections.
+type Listener struct {
+	URL   string
+	srv   *wire.Server
+	conns chan wire.Conn
+}
+
+func (l *Listener) Name() string  { return "client connecting to " + l.URL }
+func (*Listener) Role() Role      { return ClientRole }
+func (*Listener) InProcess() bool { return false }
+
+// Connect waits for the client's next connection.
+func (l *Listener) Connect(ctx context.Context) (*Link, error) {
+	select {
+	case c := <-l.conns:
+		return &Link{Conn: c}, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("no client connected to %s: %w", l.URL, ctx.Err())
+	}
+}
+
+// Close stops serving.
+func (l *Listener) Close() error { return l.srv.Close() }
+
+// ownedConn tells its server handler when the check is done with it.
+type ownedConn struct {
+	wire.Conn
+	done chan struct{}
+}
+
+func (o *ownedConn) Close() error {
+	err := o.Conn.Close()
+	select {
+	case <-o.done:
+	default:
+		close(o.done)
+	}
+	return err
+}
