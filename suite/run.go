@@ -39,6 +39,10 @@ type Config struct {
 	Progress io.Writer
 	// DryRun walks the catalogue without running a check, to list it.
 	DryRun bool
+	// OnStart is called once the run has begun and Ginkgo handles
+	// interrupts: from then on, Ctrl-C ends the check at hand, skips the
+	// rest and still writes the reports.
+	OnStart func()
 }
 
 // ResponseTimeout returns the bound of each wait for the subject.
@@ -72,6 +76,9 @@ func Run(cfg Config, define func()) (types.Report, error) {
 			writeErr = reports.Write(r, cfg.Subject.Name(), Areas(), cfg.Reports)
 		}
 	})
+	if cfg.OnStart != nil {
+		ginkgo.ReportBeforeSuite(func(types.Report) { cfg.OnStart() })
+	}
 	if cfg.Progress != nil {
 		p := &progress{w: cfg.Progress}
 		ginkgo.ReportAfterEach(p.spec)

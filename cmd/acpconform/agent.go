@@ -51,7 +51,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprint(stderr, agentUsage)
 		fs.PrintDefaults()
 	}
-	if !parse(fs, args) {
+	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
 	command := fs.Args()
@@ -103,7 +103,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if interrupted(ctx, stderr, "agent") {
 		return exitFailed
 	}
-	return check(cfg, scenarios.Options{Prompt: *prompt}, &f, stdout, stderr)
+	return check(ctx, cfg, scenarios.Options{Prompt: *prompt}, &f, stdout, stderr)
 }
 
 // preflightAgent starts the agent once and asks for initialize, so that an

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -77,12 +78,26 @@ func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Co
 	}, nil
 }
 
-// parse parses a command's flags, printing usage on -h.
-func parse(fs *flag.FlagSet, args []string) bool { return fs.Parse(args) == nil }
+// parse parses a command's flags. A bad flag is one line naming it; -h
+// prints the command's usage.
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) bool {
+	usage := fs.Usage
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+	case err != nil:
+		fmt.Fprintf(stderr, "acpconform %s: %v (see acpconform %s -h)\n", fs.Name(), err, fs.Name())
+	}
+	return err == nil
+}
 
 // check runs the catalogue, prints the summary, writes the reports and the
 // baseline, and decides the exit code.
-func check(cfg suite.Config, o scenarios.Options, f *checkFlags, stdout, stderr io.Writer) int {
+func check(ctx context.Context, cfg suite.Config, o scenarios.Options, f *checkFlags, stdout, stderr io.Writer) int {
 	var baseline *reports.Baseline
 	if f.baseline != "" {
 		var err error
@@ -94,7 +109,7 @@ func check(cfg suite.Config, o scenarios.Options, f *checkFlags, stdout, stderr 
 	if isTerminal(os.Stderr) && !cfg.Verbose {
 		cfg.Progress = stderr
 	}
-	fmt.Fprintf(stderr, "acpconform: checking %s\n", cfg.Subject.Name())
+	cfg.OnStart = func() { fmt.Fprintf(stderr, "acpconform: checking %s\n", cfg.Subject.Name()) }
 	restore := func() {}
 	if !cfg.Verbose {
 		restore = silenceStdout() // Ginkgo's own report: ours is the summary below
@@ -124,6 +139,10 @@ func check(cfg suite.Config, o scenarios.Options, f *checkFlags, stdout, stderr 
 		for _, r := range reasons {
 			fmt.Fprintf(stdout, "  %s\n", r)
 		}
+	}
+	if ctx.Err() != nil && code == exitOK { // interrupted: what ran is not the whole catalogue
+		fmt.Fprintln(stderr, "acpconform: interrupted")
+		return exitFailed
 	}
 	return code
 }

@@ -50,7 +50,7 @@ func runClient(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprint(stderr, clientUsage)
 		fs.PrintDefaults()
 	}
-	if !parse(fs, args) {
+	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
 	command := fs.Args()
@@ -86,7 +86,7 @@ func runClient(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if interrupted(ctx, stderr, "client") {
 		return exitFailed
 	}
-	return check(cfg, scenarios.Options{FreeUser: *freeUser}, &f, stdout, stderr)
+	return check(ctx, cfg, scenarios.Options{FreeUser: *freeUser}, &f, stdout, stderr)
 }
 
 // preflightClient starts the client once and waits for its initialize.

@@ -54,7 +54,7 @@ func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "usage: acpconform list [--json]\n\nLists every CONTRACT rule with its level, role and the checks that cite it.")
 		fs.PrintDefaults()
 	}
-	if !parse(fs, args) {
+	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
 	if fs.NArg() > 0 {

@@ -56,7 +56,7 @@ func runMock(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "acpconform mock: unknown peer %q (want client or agent)\n", role)
 		return exitUsage
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	if !parse(fs, args[1:], stderr) {
 		return exitUsage
 	}
 	switch {

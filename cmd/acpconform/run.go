@@ -32,7 +32,7 @@ func runReference(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprint(stderr, runUsage)
 		fs.PrintDefaults()
 	}
-	if !parse(fs, args) {
+	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
@@ -44,5 +44,5 @@ func runReference(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintf(stderr, "acpconform run: %v\n", err)
 		return exitUsage
 	}
-	return check(cfg, scenarios.Options{}, &f, stdout, stderr)
+	return check(ctx, cfg, scenarios.Options{}, &f, stdout, stderr)
 }

@@ -1,0 +1,461 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/mutants"
+	"github.com/acpconform/acpconform/reference/probeagent"
+	"github.com/acpconform/acpconform/reports"
+)
+
+// The end-to-end tests run the built acpconform against the reference, the
+// mock peers, a broken agent and broken clients, as a user's pipeline does.
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	built     string // acpconform
+	mutant    string // acpconform whose reference accepts choice_01
+	buildErr  error
+)
+
+func binaries(t *testing.T) (string, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds acpconform")
+	}
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "acpconform-e2e")
+		if buildErr != nil {
+			return
+		}
+		built = filepath.Join(binDir, "acpconform")
+		if out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		root, _ := filepath.Abs("../..")
+		var m mutants.Mutant
+		for _, c := range mutants.All {
+			if c.Name == "leading-zero-accepted" {
+				m = c
+			}
+		}
+		overlay, err := m.Apply(root, binDir)
+		if err != nil {
+			buildErr = err
+			return
+		}
+		mutant = filepath.Join(binDir, "acpconform-mutant")
+		if out, err := exec.Command("go", "build", "-overlay", overlay, "-o", mutant, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build the mutant: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return built, mutant
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// result is one run of acpconform.
+type result struct {
+	code           int
+	stdout, stderr string
+	report         reports.JSON
+	dir            string
+}
+
+// acpconform runs the binary with args, its reports in a fresh directory.
+func acpconform(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	bin, _ := binaries(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	full := append([]string{args[0], "--junit", filepath.Join(dir, "junit.xml"), "--json", filepath.Join(dir, "report.json"), "--summary", filepath.Join(dir, "summary.md")}, args[1:]...)
+	if args[0] == "list" || args[0] == "explain" {
+		full = args
+	}
+	cmd := exec.CommandContext(ctx, bin, full...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	_ = cmd.Run()
+	r := result{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String(), dir: dir}
+	if data, err := os.ReadFile(filepath.Join(dir, "report.json")); err == nil {
+		if err := json.Unmarshal(data, &r.report); err != nil {
+			t.Fatalf("report.json: %v", err)
+		}
+	}
+	return r
+}
+
+func (r result) failedRules() map[string]bool {
+	out := map[string]bool{}
+	for _, c := range r.report.Checks {
+		if c.Failed() {
+			for _, id := range c.Rules {
+				out[id] = true
+			}
+		}
+	}
+	return out
+}
+
+func expectCode(t *testing.T, r result, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+}
+
+func TestAgentOverStdio(t *testing.T) {
+	bin, _ := binaries(t)
+	r := acpconform(t, nil, "agent", "--", bin, "reference-agent")
+	expectCode(t, r, 0)
+	if r.report.Totals.Passed < 100 || r.report.Totals.Failed != 0 || !r.report.Succeeded {
+		t.Errorf("report totals %+v", r.report.Totals)
+	}
+	for _, f := range []string{"junit.xml", "summary.md"} {
+		if _, err := os.Stat(filepath.Join(r.dir, f)); err != nil {
+			t.Errorf("no %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(r.stdout, "125 passed, 0 failed") && !strings.Contains(r.stdout, " passed, 0 failed (0 MUST)") {
+		t.Errorf("summary:\n%s", r.stdout)
+	}
+}
+
+// serveReference serves the reference probe agent on a loopback WebSocket.
+func serveReference(t *testing.T) string {
+	t.Helper()
+	srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, wire.Options{}, func(ctx context.Context, c wire.Conn) {
+		s := wire.NewSDKStream(c)
+		agent := probeagent.Serve(s, s, slog.New(slog.DiscardHandler))
+		select {
+		case <-agent.Done():
+		case <-ctx.Done():
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv.URL
+}
+
+func TestAgentOverWebSocket(t *testing.T) {
+	r := acpconform(t, nil, "agent", "--url", serveReference(t))
+	expectCode(t, r, 0)
+	if r.report.Totals.Failed != 0 || r.report.Totals.Passed < 100 {
+		t.Errorf("report totals %+v", r.report.Totals)
+	}
+}
+
+func TestBrokenAgentFails(t *testing.T) {
+	_, mut := binaries(t)
+	r := acpconform(t, nil, "agent", "--response-timeout", "2s", "--", mut, "reference-agent")
+	expectCode(t, r, 1)
+	if !r.failedRules()["TOK-2"] || r.report.Succeeded {
+		t.Errorf("the mutant accepting choice_01 did not fail TOK-2: %v", r.failedRules())
+	}
+	if !strings.Contains(r.stdout, "FAILED TOK-2 MUST") {
+		t.Errorf("summary lacks the failure:\n%s", r.stdout)
+	}
+	md, _ := os.ReadFile(filepath.Join(r.dir, "summary.md"))
+	if !strings.Contains(string(md), "NOT conformant") || !strings.Contains(string(md), "<summary>transcript</summary>") {
+		t.Errorf("summary.md:\n%s", md)
+	}
+}
+
+func TestBaselineForPullRequests(t *testing.T) {
+	bin, mut := binaries(t)
+	baseline := filepath.Join(t.TempDir(), "baseline.yaml")
+	r := acpconform(t, nil, "agent", "--response-timeout", "2s", "--write-baseline", baseline, "--", mut, "reference-agent")
+	expectCode(t, r, 1)
+	data, err := os.ReadFile(baseline)
+	if err != nil || !strings.Contains(string(data), "a leading zero") || !strings.Contains(string(data), "reason: 'TODO: say why TOK-2 fails'") {
+		t.Fatalf("baseline %v:\n%s", err, data)
+	}
+
+	r = acpconform(t, nil, "agent", "--baseline", baseline, "--", mut, "reference-agent")
+	expectCode(t, r, 0) // only known failures
+
+	r = acpconform(t, nil, "agent", "--baseline", baseline, "--", bin, "reference-agent")
+	expectCode(t, r, 1) // the fixed agent makes the entries stale
+	if !strings.Contains(r.stdout, "stale:") {
+		t.Errorf("no stale entry reported:\n%s", r.stdout)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("known:\n  - check: \"x\"\n  - check: \"y\"\n    reason: z\n    why: no\n"), 0o644)
+	r = acpconform(t, nil, "agent", "--baseline", bad, "--", bin, "reference-agent")
+	expectCode(t, r, 2)
+	if !strings.Contains(r.stderr, bad) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 {
+		t.Errorf("a malformed baseline is one line naming the file:\n%s", r.stderr)
+	}
+}
+
+func TestAgentWithoutProbe(t *testing.T) {
+	bin, _ := binaries(t)
+	prompt := `{"acpconform":1,"op":"ask_choice","question":"Choose","choices":[{"value":1,"label":"One"},{"value":2,"label":"Two","default":true}]}`
+	r := acpconform(t, nil, "agent", "--no-probe", "--prompt", prompt, "--", bin, "reference-agent")
+	expectCode(t, r, 0)
+	if r.report.Totals.Passed != 4 {
+		t.Errorf("want the 4 wire-only checks to pass: %+v", r.report.Totals)
+	}
+
+	// The mock agent as a subject: it asks whatever the client advertised,
+	// so the capability checks must catch it.
+	mock := filepath.Join(t.TempDir(), "ask.yaml")
+	os.WriteFile(mock, []byte("name: always-asks\npeer: agent\ntimeout: 2s\nsteps:\n  - elicit: {question: Choose, choices: [{label: One}, {label: Two}]}\n"), 0o644)
+	r = acpconform(t, nil, "agent", "--no-probe", "--prompt", "go", "--response-timeout", "3s", "--", bin, "mock", "agent", "--script", mock)
+	expectCode(t, r, 1)
+	failed := r.failedRules()
+	if !failed["CAP-2"] || failed["SCH-1"] {
+		t.Errorf("the mock agent should fail CAP-2 and pass SCH-1: %v", failed)
+	}
+}
+
+func TestClient(t *testing.T) {
+	bin, _ := binaries(t)
+	r := acpconform(t, nil, "client", "--", bin, "reference-client")
+	expectCode(t, r, 0)
+	if r.report.Totals.Failed != 0 || r.report.Totals.Passed < 8 {
+		t.Errorf("report totals %+v", r.report.Totals)
+	}
+	r = acpconform(t, nil, "client", "--", bin, "reference-client", "--websocket", "{url}")
+	expectCode(t, r, 0)
+
+	for broken, rule := range map[string]string{
+		"unregistered": "CLI-1", "wrong-token": "CLI-2", "content-on-decline": "CLI-2", "meta-intolerant": "CLI-3",
+	} {
+		r := acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", broken)
+		expectCode(t, r, 1)
+		if !r.failedRules()[rule] {
+			t.Errorf("--broken %s did not fail %s: %v", broken, rule, r.failedRules())
+		}
+	}
+	// CLI-4 is a SHOULD: reported, never fatal.
+	r = acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", "accepts-unadvertised")
+	expectCode(t, r, 0)
+	if !r.failedRules()["CLI-4"] {
+		t.Errorf("accepts-unadvertised did not fail CLI-4: %v", r.failedRules())
+	}
+}
+
+func TestClientListening(t *testing.T) {
+	bin, _ := binaries(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "client", "--listen", "127.0.0.1:0", "--json", filepath.Join(dir, "r.json"), "--junit", "", "--summary", "")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewReader(stdout)
+	url, err := lines.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, lines)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// The client under test connects by itself, once per check.
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("acpconform client --listen: %v", err)
+			}
+			return
+		default:
+		}
+		c := exec.CommandContext(ctx, bin, "reference-client", "--websocket", strings.TrimSpace(url), "--timeout", "10s")
+		_ = c.Run()
+	}
+}
+
+func TestUsageAndCouldNotRun(t *testing.T) {
+	bin, _ := binaries(t)
+	empty := filepath.Join(t.TempDir(), "empty")
+	for _, tc := range []struct {
+		args []string
+		env  []string
+		code int
+		want string
+	}{
+		{[]string{"agent", "--bogus"}, nil, 2, "flag provided but not defined: -bogus"},
+		{[]string{"agent"}, nil, 2, "name the agent"},
+		{[]string{"agent", "--url", "http://x"}, nil, 2, "is not a ws:// or wss:// URL"},
+		{[]string{"agent", "--token-env", "T", "--", "x"}, nil, 2, "--token-env goes with --url"},
+		{[]string{"agent", "--url", "ws://127.0.0.1:1/acp/ws", "--token-env", "ACPCONFORM_UNSET_TOKEN"}, nil, 2, "$ACPCONFORM_UNSET_TOKEN is empty or unset"},
+		{[]string{"agent", "--no-probe", "--", "x"}, nil, 2, "--no-probe and --prompt go together"},
+		{[]string{"agent", "--id", "TOK-99", "--", "x"}, nil, 2, `"TOK-99" is not a CONTRACT ID`},
+		{[]string{"agent", "--label-filter", "((", "--", "x"}, nil, 2, "--label-filter"},
+		{[]string{"client"}, nil, 2, "name the client"},
+		{[]string{"agent", "--startup-timeout", "5s", "--", "false"}, nil, 3, "could not run"},
+		{[]string{"agent", "--startup-timeout", "5s", "--", empty}, nil, 3, "could not run"},
+		{[]string{"agent", "--url", "ws://127.0.0.1:1/acp/ws"}, nil, 3, "could not run"},
+		{[]string{"client", "--startup-timeout", "5s", "--", "true"}, nil, 3, "could not run"},
+		{[]string{"explain", "NOPE-1"}, nil, 2, `"NOPE-1" is not a CONTRACT ID`},
+	} {
+		r := acpconform(t, tc.env, tc.args...)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("acpconform %q: exit %d, stderr %q; want %d and %q", tc.args, r.code, r.stderr, tc.code, tc.want)
+		}
+		if tc.code != 0 && strings.Count(strings.TrimSpace(r.stderr), "\n") > 5 {
+			t.Errorf("acpconform %q: the error is not short:\n%s", tc.args, r.stderr)
+		}
+	}
+	_ = bin
+}
+
+func TestListAndExplain(t *testing.T) {
+	r := acpconform(t, nil, "list", "--json")
+	expectCode(t, r, 0)
+	var rules []struct {
+		ID     string   `json:"id"`
+		Level  string   `json:"level"`
+		Checks []string `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil || len(rules) != 50 {
+		t.Fatalf("list --json: %v, %d rules", err, len(rules))
+	}
+	r = acpconform(t, nil, "explain", "CLI-4")
+	expectCode(t, r, 0)
+	if !strings.Contains(r.stdout, "CLI-4 (SHOULD, client role, area CLI)") || !strings.Contains(r.stdout, "refuses a form it did not advertise") {
+		t.Errorf("explain CLI-4:\n%s", r.stdout)
+	}
+}
+
+func TestStepSummaryAndCleanup(t *testing.T) {
+	bin, _ := binaries(t)
+	marker := fmt.Sprintf("%d", 4000+os.Getpid()%1000)
+	agent := filepath.Join(t.TempDir(), "agent.sh")
+	// An agent that leaves a child behind: stopping it must end the child.
+	os.WriteFile(agent, []byte("#!/bin/sh\nsleep "+marker+" &\nexec "+bin+" reference-agent\n"), 0o755)
+	summary := filepath.Join(t.TempDir(), "step-summary.md")
+	r := acpconform(t, []string{"GITHUB_STEP_SUMMARY=" + summary}, "agent", "--id", "SCH-1,TOK-1", "--", agent)
+	expectCode(t, r, 0)
+	md, err := os.ReadFile(summary)
+	if err != nil || !strings.Contains(string(md), "is conformant") {
+		t.Errorf("$GITHUB_STEP_SUMMARY: %v\n%s", err, md)
+	}
+	if pids := processesWith("sleep " + marker); len(pids) > 0 {
+		t.Errorf("processes left behind: %v", pids)
+	}
+}
+
+// TestInterruptWritesReports sends SIGINT mid-run: the report is written
+// with what ran, the run fails, and no subject process is left.
+func TestInterruptWritesReports(t *testing.T) {
+	bin, _ := binaries(t)
+	marker := fmt.Sprintf("%d", 5000+os.Getpid()%1000)
+	agent := filepath.Join(t.TempDir(), "agent.sh")
+	os.WriteFile(agent, []byte("#!/bin/sh\nsleep "+marker+" &\nexec "+bin+" reference-agent\n"), 0o755)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "agent", "--json", filepath.Join(dir, "r.json"), "--junit", filepath.Join(dir, "j.xml"), "--summary", "", "--", agent)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once the run has begun: acpconform says so on stderr.
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() && !strings.Contains(lines.Text(), "acpconform: checking") {
+	}
+	go io.Copy(io.Discard, stderr)
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("acpconform did not stop after SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code == 0 {
+		t.Errorf("an interrupted run exited 0")
+	}
+	for _, f := range []string{"r.json", "j.xml"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the interrupted run wrote no %s: %v", f, err)
+		}
+	}
+	if pids := processesWith("sleep " + marker); len(pids) > 0 {
+		t.Errorf("processes left behind: %v", pids)
+	}
+}
+
+// processesWith lists the processes whose command line is exactly cmdline.
+func processesWith(cmdline string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.ReplaceAll(strings.TrimRight(string(data), "\x00"), "\x00", " ") == cmdline {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// TestShellExample runs the CI script of docs/ci as a pipeline would.
+func TestShellExample(t *testing.T) {
+	bin, mut := binaries(t)
+	script, _ := filepath.Abs("../../docs/ci/acpconform-check.sh")
+	run := func(env ...string) (int, string) {
+		dir := t.TempDir()
+		cmd := exec.Command("sh", script)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), append([]string{"ACPCONFORM=" + bin}, env...)...)
+		out, _ := cmd.CombinedOutput()
+		if _, err := os.Stat(filepath.Join(dir, "reports", "junit.xml")); err != nil && cmd.ProcessState.ExitCode() < 2 {
+			t.Errorf("the script wrote no reports/junit.xml: %v\n%s", err, out)
+		}
+		return cmd.ProcessState.ExitCode(), string(out)
+	}
+	if code, out := run("AGENT=" + bin + " reference-agent"); code != 0 {
+		t.Errorf("conformant agent: exit %d\n%s", code, out)
+	}
+	if code, out := run("AGENT=" + mut + " reference-agent"); code != 1 {
+		t.Errorf("broken agent without a baseline: exit %d\n%s", code, out)
+	}
+	baseline := filepath.Join(t.TempDir(), "baseline.yaml")
+	if out, err := exec.Command(bin, "agent", "--junit", "", "--json", "", "--summary", "", "--write-baseline", baseline, "--", mut, "reference-agent").CombinedOutput(); err == nil {
+		t.Fatalf("the broken agent passed:\n%s", out)
+	}
+	if code, out := run("AGENT="+mut+" reference-agent", "BASELINE="+baseline); code != 0 {
+		t.Errorf("broken agent with its baseline: exit %d\n%s", code, out)
+	}
+	if code, out := run(); code != 2 || !strings.Contains(out, "set AGENT") {
+		t.Errorf("no AGENT: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# acpconform in a CI pipeline: check an agent (or a client) under test, write
+# the reports, and fail only on failures the baseline does not list.
+#
+#   AGENT       the command that starts the agent under test (required)
+#   ACPCONFORM  the acpconform binary (default: acpconform on the PATH);
+#               install it with
+#               go install github.com/acpconform/acpconform/cmd/acpconform@latest
+#   BASELINE    known failures with reasons (default: acpconform-baseline.yaml,
+#               used when it exists); write a first one with
+#               $ACPCONFORM agent --write-baseline acpconform-baseline.yaml -- $AGENT
+#   REPORTS     where the reports go (default: reports)
+#
+# Exit codes are acpconform's: 0 conformant (or only known failures), 1 a new
+# MUST failure or a stale baseline entry, 2 a usage error, 3 the agent could
+# not start.
+set -eu
+
+: "${AGENT:?set AGENT to the command that starts your agent}"
+ACPCONFORM=${ACPCONFORM:-acpconform}
+BASELINE=${BASELINE:-acpconform-baseline.yaml}
+REPORTS=${REPORTS:-reports}
+
+set -- --junit "$REPORTS/junit.xml" --json "$REPORTS/report.json" --summary "$REPORTS/summary.md"
+if [ -f "$BASELINE" ]; then
+	set -- "$@" --baseline "$BASELINE"
+fi
+
+# $AGENT is split into words on purpose: it is a command line.
+# shellcheck disable=SC2086
+exec $ACPCONFORM agent "$@" -- $AGENT
