@@ -38,6 +38,7 @@ func Write(r types.Report, subject string, areas []string, p Paths) error {
 		return reporters.GenerateJUnitReportWithConfig(r, path, reporters.JunitReportConfig{
 			OmitTimelinesForSpecState: types.SpecStatePassed | types.SpecStateSkipped | types.SpecStatePending,
 			OmitLeafNodeType:          true,
+			OmitSuiteSetupNodes:       true, // the report's own nodes are not checks
 		})
 	})
 	do(p.JSON, func(path string) error {
