@@ -65,7 +65,7 @@ func Catalogue(o Options) {
 	switch o.Subject.Role() {
 	case suite.ClientRole:
 		e.cli()
-	default:
+	case suite.AgentRole:
 		e.sch()
 		e.val()
 		e.def()
@@ -76,6 +76,9 @@ func Catalogue(o Options) {
 		e.dep()
 		e.rte()
 		e.wire()
+		e.remote()
+	case suite.RelayRole:
+		e.relayChecks()
 	}
 }
 

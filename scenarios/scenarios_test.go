@@ -80,6 +80,10 @@ var _ = Describe("reference client advertising no form", func() {
 	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceClient(probeclient.Options{NoForm: true})})
 })
 
+var _ = Describe("reference mirror, opted in", func() {
+	scenarios.Catalogue(scenarios.Options{Subject: suite.Relay([]string{binary, "mirror", suite.URLPlaceholder, "--unstable-protocol"}, wire.Options{})})
+})
+
 // The contract audit: every rule covered, every cited ID known, no two
 // specs of one name. The pending list is printed until it is empty.
 var _ = ReportAfterSuite("contract coverage and timing", func(r Report) {

@@ -35,7 +35,10 @@ type Link struct {
 	// Diagnostics returns what the subject told people so far, such as a
 	// process's stderr; "" when it has no such channel.
 	Diagnostics func() string
-	close       func() error
+	// Upstream, for a relay, waits for the relay's connection to the agent
+	// the harness serves, and returns the harness's end of it.
+	Upstream func(ctx context.Context) (wire.Conn, error)
+	close    func() error
 }
 
 // Close ends the connection and whatever was started for it, and waits.

@@ -158,9 +158,9 @@ func printSummary(w io.Writer, r types.Report, cfg suite.Config) {
 	}
 	for _, c := range checks {
 		if c.Failed() {
-			fmt.Fprintf(w, "FAILED %s %s: %s\n", strings.Join(c.Rules, " "), c.Level, c.Name)
+			fmt.Fprintf(w, "FAILED %s %s: %s\n  %s\n", strings.Join(c.Rules, " "), c.Level, c.Name, firstLine(c.Failure))
 			if cfg.Verbose && c.Transcript != "" {
-				fmt.Fprintf(w, "  %s\n  transcript:\n    %s\n", firstLine(c.Failure), strings.ReplaceAll(strings.TrimSpace(c.Transcript), "\n", "\n    "))
+				fmt.Fprintf(w, "  transcript:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(c.Transcript), "\n", "\n    "))
 			}
 		}
 	}

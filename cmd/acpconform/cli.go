@@ -27,6 +27,10 @@ var commands = map[string]command{
 	"client":           {"check a client under test: -- CMD ARGS... or --listen ADDR", runClient},
 	"list":             {"list the CONTRACT rules and the checks that cite them", runList},
 	"explain":          {"explain a CONTRACT rule and the checks that cite it", runExplain},
+	"relay":            {"check a relay under test: -- CMD ... {url} ...", runRelay},
+	"serve":            {"serve the reference agent over WebSocket", runServe},
+	"serve-command":    {"serve a stdio command over WebSocket, frames unchanged", runServeCommand},
+	"mirror":           {"serve a WebSocket agent on stdio; --unstable-protocol opts into elicitation", runMirror},
 }
 
 // Exit codes.

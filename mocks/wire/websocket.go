@@ -48,7 +48,8 @@ func (c *WebSocketConn) loop(deliver func([]byte) bool) error {
 		}
 		if typ != websocket.MessageText {
 			c.transcript.add(Received, msg, "binary frame refused")
-			go c.ws.Close(websocket.StatusUnsupportedData, "ACP messages are text frames") // the handshake may wait on the peer
+			// Not in this goroutine: the closing handshake may wait on the peer.
+			go c.closeWith(websocket.StatusUnsupportedData, "ACP messages are text frames")
 			return ErrBinaryFrame
 		}
 		c.transcript.keep(Received, msg, "") // msg is a fresh slice no one changes
@@ -85,15 +86,21 @@ func (c *WebSocketConn) write(ctx context.Context, typ websocket.MessageType, b 
 // Transcript implements Conn.
 func (c *WebSocketConn) Transcript() *Transcript { return c.transcript }
 
-// Close implements Conn with a normal closure.
+// Close implements Conn with a normal closure, unless the connection is
+// already closing for a reason of its own, such as a refused frame.
 func (c *WebSocketConn) Close() error {
-	c.closeOnce.Do(func() {
-		close(c.closing)
-		c.ws.Close(websocket.StatusNormalClosure, "")
-		c.cancel()
-	})
+	c.closeWith(websocket.StatusNormalClosure, "")
 	c.stop(true)
 	return nil
+}
+
+// closeWith closes the connection once, with the first status given.
+func (c *WebSocketConn) closeWith(status websocket.StatusCode, reason string) {
+	c.closeOnce.Do(func() {
+		close(c.closing)
+		c.ws.Close(status, reason)
+		c.cancel()
+	})
 }
 
 // DialOptions configure Dial.

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startServing runs `acpconform args...` in the background and returns the
+// URL it prints; the process ends with the test.
+func startServing(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	bin, _ := binaries(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(cmd.Environ(), env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	url, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("acpconform %s printed no URL: %v", strings.Join(args, " "), err)
+	}
+	go io.Copy(io.Discard, stdout)
+	return strings.TrimSpace(url)
+}
+
+func TestRelayChecksTheMirror(t *testing.T) {
+	bin, _ := binaries(t)
+	r := acpconform(t, nil, "relay", "--", bin, "mirror", "{url}", "--unstable-protocol")
+	expectCode(t, r, 0)
+	if r.report.Totals.Passed != 2 {
+		t.Errorf("report totals %+v", r.report.Totals)
+	}
+
+	r = acpconform(t, nil, "relay", "--", bin, "mirror", "{url}")
+	expectCode(t, r, 1)
+	if !strings.Contains(r.stdout, "has not opted into the unstable elicitation route") || !strings.Contains(r.stdout, "--unstable-protocol") {
+		t.Errorf("the un-opted mirror's failure does not say why:\n%s", r.stdout)
+	}
+
+	r = acpconform(t, nil, "relay", "--", bin, "mirror", "{url}", "--unstable-protocol", "--rebuild-capabilities")
+	expectCode(t, r, 1)
+	if !strings.Contains(r.stdout, "relay defect") || !strings.Contains(r.stdout, "without the client's elicitation.form") {
+		t.Errorf("the capability-dropping mirror's failure does not say why:\n%s", r.stdout)
+	}
+
+	r = acpconform(t, nil, "relay", "--", bin, "mirror", "ws://127.0.0.1:1/acp/ws")
+	expectCode(t, r, 2) // no {url}: the relay cannot be pointed at the harness
+}
+
+func TestServeWithTokenAndCheckOverURL(t *testing.T) {
+	url := startServing(t, []string{"ACPCONFORM_TEST_TOKEN=s3cret"}, "serve", "--token-env", "ACPCONFORM_TEST_TOKEN")
+	r := acpconform(t, []string{"ACPCONFORM_TEST_TOKEN=s3cret"}, "agent", "--url", url, "--token-env", "ACPCONFORM_TEST_TOKEN")
+	expectCode(t, r, 0)
+	r = acpconform(t, []string{"ACPCONFORM_TEST_TOKEN=wrong"}, "agent", "--url", url, "--token-env", "ACPCONFORM_TEST_TOKEN")
+	expectCode(t, r, 3)
+	if !strings.Contains(r.stderr, "401") {
+		t.Errorf("a refused token does not say 401:\n%s", r.stderr)
+	}
+}
+
+func TestServeCommandAndMirror(t *testing.T) {
+	bin, _ := binaries(t)
+	url := startServing(t, nil, "serve-command", "--", bin, "reference-agent")
+	r := acpconform(t, nil, "agent", "--url", url)
+	expectCode(t, r, 0)
+	// The reference through the mirror, as a stdio agent: the full catalogue.
+	r = acpconform(t, nil, "agent", "--", bin, "mirror", url, "--unstable-protocol")
+	expectCode(t, r, 0)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, bin, "mirror", "ws://127.0.0.1:1/acp/ws").CombinedOutput()
+	if code := exitCodeOf(ctx, bin, "mirror", "ws://127.0.0.1:1/acp/ws"); code != 3 || !strings.Contains(string(out), "dial") {
+		t.Errorf("mirror to a refused URL: exit %d\n%s", code, out)
+	}
+}
+
+func exitCodeOf(ctx context.Context, bin string, args ...string) int {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	_ = cmd.Run()
+	return cmd.ProcessState.ExitCode()
+}
