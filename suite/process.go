@@ -97,4 +97,3 @@ func (c command) connectWebSocket(ctx context.Context) (*Link, error) {
 		return nil, fmt.Errorf("%s did not connect to %s: %w", argv[0], srv.URL, ctx.Err())
 	}
 }
-

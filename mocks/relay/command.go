@@ -7,8 +7,8 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/internal/proc"
+	"github.com/acpconform/acpconform/mocks/wire"
 )
 
 // Stdio is a started command as a relay sees it: its stdin, its stdout,
