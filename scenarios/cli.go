@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/coder/websocket"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
 	"github.com/acpconform/acpconform/reports"
 )
@@ -76,6 +78,26 @@ func (e *env) cli() {
 			meta := json.RawMessage(`{"vendor.example/trace":"abc","vendor.example/nested":{"x":[1,2]}}`)
 			t := e.turn(ctx, elicitStep(deployForm(), probe.User{Action: "accept", Pick: 1}, meta, obeyed()))
 			Expect(t.exchanges()[0].Answer.Error).To(BeNil(), "metadata is no reason to refuse")
+		})
+
+		e.it("refuses a binary WebSocket frame, closing with 1003", rules("REM-1"), func(ctx SpecContext) {
+			link, err := e.subject.Connect(ctx)
+			Expect(err).NotTo(HaveOccurred(), "connect to %s", e.subject.Name())
+			DeferCleanup(func() { _ = link.Close() }) // a client that refused may exit non-zero
+			ws, ok := link.Conn.(*wire.WebSocketConn)
+			if !ok {
+				Skip("the client is not connected over WebSocket")
+			}
+			a := agent.New(agent.Config{Timeout: e.response})
+			a.Append(elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, nil))
+			a.Connect(ws)
+			DeferCleanup(a.Close)
+			Expect(a.WaitInitialize(e.wait(ctx))).To(Succeed())
+			By("sending a binary frame after initialize")
+			Expect(ws.WriteBinary(ctx, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{}}`))).To(Succeed())
+			Eventually(ctx, ws.Done()).WithTimeout(e.response*3).Should(BeClosed(), "the client closes the connection")
+			Expect(websocket.CloseStatus(ws.Err())).To(Equal(websocket.StatusUnsupportedData),
+				"the client ended the connection with %v; a binary frame must be refused with 1003 (unsupported data), not ignored", ws.Err())
 		})
 
 		e.it("refuses a form it did not advertise with -32602", rules("CLI-4"), func(ctx SpecContext) {

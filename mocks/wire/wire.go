@@ -187,6 +187,17 @@ func (r *reader) Serve(handle func(frame []byte)) error {
 // Done is closed when the connection's reading has ended.
 func (r *reader) Done() <-chan struct{} { return r.done }
 
+// Err says why reading ended, once Done is closed; nil before. For a
+// WebSocket, websocket.CloseStatus(Err()) is the peer's close code.
+func (r *reader) Err() error {
+	select {
+	case <-r.done:
+		return r.err
+	default:
+		return nil
+	}
+}
+
 // stop tells the loop to end, and waits for it if one was started and the
 // transport could be closed under it.
 func (r *reader) stop(wait bool) {
