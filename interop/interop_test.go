@@ -1,0 +1,309 @@
+package interop_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpconform/acpconform/internal/proc"
+	"github.com/acpconform/acpconform/mocks/agent"
+	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/relay"
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/reference/probeagent"
+	"github.com/acpconform/acpconform/reports"
+)
+
+var update = flag.Bool("update", false, "regenerate the interop matrix in README.md")
+
+var (
+	bin               string // acpconform, built for the tests
+	node              string
+	tsAgent, tsClient string
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code, err := setUp()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "interop: %v\n", err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(filepath.Dir(bin))
+	code = m.Run()
+	os.RemoveAll(filepath.Dir(bin))
+	os.Exit(code)
+}
+
+// setUp builds acpconform and installs the TypeScript adapters.
+func setUp() (int, error) {
+	var err error
+	if node, err = exec.LookPath("node"); err != nil {
+		return 1, fmt.Errorf("the interop tests need Node.js (node on the PATH): %v", err)
+	}
+	dir, err := os.MkdirTemp("", "acpconform-interop")
+	if err != nil {
+		return 1, err
+	}
+	bin = filepath.Join(dir, "acpconform")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/acpconform").CombinedOutput(); err != nil {
+		return 1, fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	ts, _ := filepath.Abs("ts")
+	tsAgent, tsClient = filepath.Join(ts, "agent.mjs"), filepath.Join(ts, "client.mjs")
+	if _, err := os.Stat(filepath.Join(ts, "node_modules", "@agentclientprotocol", "sdk")); err != nil {
+		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		npm.Dir = ts
+		if out, err := npm.CombinedOutput(); err != nil {
+			return 1, fmt.Errorf("npm ci in interop/ts: %v\n%s", err, out)
+		}
+	}
+	return 0, nil
+}
+
+func ctxFor(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// start runs argv with its stdio as a wire connection.
+func start(t *testing.T, argv ...string) (wire.Conn, *proc.Process) {
+	t.Helper()
+	p, err := proc.Start(argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop() })
+	return wire.NewStream(p.Stdout, p.Stdin, wire.Options{}), p
+}
+
+func deploy() probe.Request {
+	return probe.Request{Acpconform: 1, Op: probe.OpAskChoice, Question: "Choose a deployment target",
+		Choices: []probe.Choice{
+			{Value: json.RawMessage(`"preview"`), Label: "Preview"},
+			{Value: json.RawMessage(`"production"`), Label: "Production", Description: "Deploy to the production environment.", Default: true},
+		}}
+}
+
+// TestMockClientAgainstTheTSAgent drives the TypeScript agent adapter with
+// the Go mock client.
+func TestMockClientAgainstTheTSAgent(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cfg    client.Config
+		answer *script.Answer
+		want   string // outcome, or error kind
+		code   int
+	}{
+		{"accepts the default", client.Config{Capabilities: client.FormElicitation}, ptr(script.AcceptDefault()), "accepted", 0},
+		{"refuses choice_01", client.Config{Capabilities: client.FormElicitation}, ptr(script.AcceptChoice("choice_01")), "invalid_response", 0},
+		{"refuses an unknown action", client.Config{Capabilities: client.FormElicitation}, ptr(script.WithAction("_defer")), "invalid_response", 0},
+		{"surfaces -32601", client.Config{Capabilities: client.FormElicitation, Unregistered: true}, nil, "request_error", -32601},
+		{"sends nothing without form", client.Config{Capabilities: json.RawMessage(`{"elicitation":{}}`)}, nil, "unsupported", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := ctxFor(t)
+			conn, p := start(t, node, tsAgent)
+			mc := client.New(tc.cfg)
+			if tc.answer != nil {
+				mc.Append(script.Elicitation{Expect: &script.Expect{Tokens: []string{"choice_0", "choice_1"}, Default: ptr("choice_1")}, Answer: *tc.answer})
+			}
+			mc.Connect(conn)
+			defer mc.Close()
+			if err := mc.Initialize(ctx); err != nil {
+				t.Fatalf("initialize: %v\n%s", err, p.Stderr)
+			}
+			if _, err := mc.NewSession(ctx); err != nil {
+				t.Fatal(err)
+			}
+			out, stop, err := mc.Probe(ctx, deploy())
+			if err != nil || stop != "end_turn" {
+				t.Fatalf("probe: %v, %s\n%s", err, stop, p.Stderr)
+			}
+			if got := out.Outcome + out.Error; !strings.Contains(got, tc.want) {
+				t.Errorf("outcome %+v, want %s", out, tc.want)
+			}
+			if tc.code != 0 && (out.Code == nil || *out.Code != tc.code) {
+				t.Errorf("code %v, want %d (codes are compared, never messages: %q)", out.Code, tc.code, out.Message)
+			}
+			if v := mc.Violations(); len(v) > 0 {
+				t.Errorf("violations: %q", v)
+			}
+		})
+	}
+}
+
+// TestMockAgentAgainstTheTSClients drives both TypeScript client adapters
+// with the Go mock agent.
+func TestMockAgentAgainstTheTSClients(t *testing.T) {
+	steps := []script.Step{
+		{Elicit: &script.Elicit{Question: "Choose", Choices: []script.Choice{{Label: "A"}, {Label: "B", Description: "Bee", Default: true}},
+			User: &probe.User{Action: "accept", Pick: 1.0}, Meta: script.JSON(`{"vendor.example/x":1}`), Expect: &script.AnswerExpect{User: true}}},
+		{Elicit: &script.Elicit{Question: "Choose", Choices: []script.Choice{{Label: "A"}}, User: &probe.User{Action: "decline"}, Expect: &script.AnswerExpect{User: true}}},
+	}
+	for _, tc := range []struct {
+		name      string
+		args      []string
+		violation string
+	}{
+		{"with the handler", nil, ""},
+		{"without the handler", []string{"--no-elicitation-handler"}, "CLI-1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := ctxFor(t)
+			conn, p := start(t, append([]string{node, tsClient}, tc.args...)...)
+			a := agent.New(agent.Config{Timeout: 10 * time.Second})
+			a.Append(steps...)
+			a.Connect(conn)
+			defer a.Close()
+			if err := a.WaitTurns(ctx, 1); err != nil {
+				t.Fatalf("%v\n%s", err, p.Stderr)
+			}
+			v := strings.Join(a.Violations(), "\n")
+			switch {
+			case tc.violation == "" && v != "":
+				t.Errorf("violations:\n%s", v)
+			case tc.violation != "" && !strings.Contains(v, tc.violation):
+				t.Errorf("no %s violation:\n%s", tc.violation, v)
+			}
+		})
+	}
+}
+
+// TestReferenceAgentAgainstTheTSClient runs the Go reference agent against
+// the TypeScript client over stdio and over WebSocket, whose frames carry
+// no newline.
+func TestReferenceAgentAgainstTheTSClient(t *testing.T) {
+	req, _ := json.Marshal(deploy())
+	check := func(t *testing.T, stderr string) {
+		if !strings.Contains(stderr, `"outcome":"cancelled"`) {
+			t.Errorf("the TypeScript client, without a scripted user, should cancel; its stderr:\n%s", stderr)
+		}
+	}
+	t.Run("stdio", func(t *testing.T) {
+		ctx := ctxFor(t)
+		p, err := proc.Start([]string{node, tsClient, string(req)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		agent := probeagent.Serve(p.Stdin, p.Stdout, slog.New(slog.DiscardHandler))
+		select {
+		case <-p.Exited():
+		case <-ctx.Done():
+			t.Fatal("the TypeScript client did not finish")
+		}
+		<-agent.Done()
+		if err := p.Err(); err != nil {
+			t.Errorf("the TypeScript client exited: %v\n%s", err, p.Stderr)
+		}
+		check(t, p.Stderr.String())
+	})
+	t.Run("WebSocket", func(t *testing.T) {
+		ctx := ctxFor(t)
+		srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		var stderr bytes.Buffer
+		cmd := exec.CommandContext(ctx, node, tsClient, "--websocket", srv.URL, string(req))
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("the TypeScript client over WebSocket: %v\n%s", err, stderr.String())
+		}
+		check(t, stderr.String())
+	})
+}
+
+// subject is one row of the interop matrix: an implementation in a role,
+// checked by the acpconform CLI.
+type subject struct {
+	implementation, role, transport string
+	args                            []string // after the command and the report flags
+	code                            int      // the exit code it must get
+	why                             string   // what the row shows
+}
+
+func subjects(wsURL string) []subject {
+	return []subject{
+		{"Go reference (acpconform)", "agent", "stdio", []string{"agent", "--", bin, "reference-agent"}, 0, ""},
+		{"Go reference (acpconform)", "agent", "WebSocket", []string{"agent", "--url", wsURL}, 0, ""},
+		{"Go reference (acpconform)", "client", "stdio", []string{"client", "--", bin, "reference-client"}, 0, ""},
+		{"Go reference (acpconform)", "client", "WebSocket", []string{"client", "--", bin, "reference-client", "--websocket", "{url}"}, 0, ""},
+		{"Go mirror (acpconform), --unstable-protocol", "relay", "WebSocket to stdio", []string{"relay", "--", bin, "mirror", "{url}", "--unstable-protocol"}, 0, ""},
+		{"TypeScript SDK 2.4.0 adapter", "agent", "stdio", []string{"agent", "--", node, tsAgent}, 0, ""},
+		{"TypeScript SDK 2.4.0 adapter", "client", "stdio", []string{"client", "--", node, tsClient}, 0, ""},
+		{"TypeScript SDK 2.4.0 adapter", "client", "WebSocket", []string{"client", "--baseline", "ts/baseline-client-websocket.yaml", "--", node, tsClient, "--websocket", "{url}"}, 0,
+			"1 known failure, in its baseline: binary frames ignored, not refused (REM-1)"},
+		{"TypeScript SDK 2.4.0 adapter, no handler", "client", "stdio", []string{"client", "--", node, tsClient, "--no-elicitation-handler"}, 1,
+			"a deliberately broken variant: -32601 while advertising form (CLI-1)"},
+	}
+}
+
+// TestInteropMatrix checks every implementation in every role with the
+// acpconform CLI, as an implementer's CI would, and keeps the matrix in
+// README.md current.
+func TestInteropMatrix(t *testing.T) {
+	srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	var table strings.Builder
+	table.WriteString("| implementation | role | transport | passed | failed (MUST) | skipped | exit | note |\n|---|---|---|---:|---:|---:|---:|---|\n")
+	for _, s := range subjects(srv.URL) {
+		dir := t.TempDir()
+		args := append([]string{s.args[0], "--json", filepath.Join(dir, "r.json"), "--junit", "", "--summary", ""}, s.args[1:]...)
+		ctx := ctxFor(t)
+		cmd := exec.CommandContext(ctx, bin, args...)
+		out, _ := cmd.CombinedOutput()
+		code := cmd.ProcessState.ExitCode()
+		if code != s.code {
+			t.Errorf("%s as %s over %s: exit %d, want %d\n%s", s.implementation, s.role, s.transport, code, s.code, out)
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "r.json"))
+		if err != nil {
+			t.Errorf("%s: no report: %v\n%s", s.implementation, err, out)
+			continue
+		}
+		var r reports.JSON
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&table, "| %s | %s | %s | %d | %d (%d) | %d | %d | %s |\n", s.implementation, s.role, s.transport,
+			r.Totals.Passed, r.Totals.Failed, r.Totals.MustFailed, r.Totals.Skipped, code, s.why)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := regexp.MustCompile(`(?s)(<!-- interop matrix: go test ./interop -update -->\n).*?(<!-- end of the interop matrix -->)`)
+	if !section.Match(readme) {
+		t.Fatal("README.md has no interop matrix section")
+	}
+	updated := section.ReplaceAll(readme, []byte("${1}"+strings.ReplaceAll(table.String(), "$", "$$")+"${2}"))
+	switch {
+	case *update:
+		if err := os.WriteFile("../README.md", updated, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	case !bytes.Equal(updated, readme):
+		t.Errorf("the interop matrix in README.md is out of date: run go test ./interop -update\nnow:\n%s", table.String())
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
