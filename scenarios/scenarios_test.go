@@ -1,9 +1,7 @@
 package scenarios_test
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,8 +13,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mocks/wire"
-	"github.com/acpconform/acpconform/reference/probeagent"
 	"github.com/acpconform/acpconform/reference/probeclient"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
@@ -26,7 +24,7 @@ import (
 // process, as a process over stdio, and over a loopback WebSocket.
 var (
 	binary   string // acpconform, built for the stdio subject
-	wsServer *wire.Server
+	wsServer *relay.Server
 )
 
 func TestScenarios(t *testing.T) {
@@ -36,14 +34,7 @@ func TestScenarios(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	var err error
-	wsServer, err = wire.Listen("127.0.0.1:0", wire.DefaultPath, wire.Options{}, func(ctx context.Context, c wire.Conn) {
-		s := wire.NewSDKStream(c)
-		agent := probeagent.Serve(s, s, slog.New(slog.DiscardHandler))
-		select {
-		case <-agent.Done():
-		case <-ctx.Done():
-		}
-	})
+	wsServer, err = relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"time"
 
-	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
@@ -92,55 +90,5 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *noProbe {
 		filter = "wire-only"
 	}
-	cfg, err := f.config(subject, filter)
-	if err != nil {
-		fmt.Fprintf(stderr, "acpconform agent: %v\n", err)
-		return exitUsage
-	}
-	if err := preflightAgent(ctx, subject, f.startup); err != nil {
-		return couldNotRun(stderr, "agent", err)
-	}
-	if interrupted(ctx, stderr, "agent") {
-		return exitFailed
-	}
-	return check(ctx, cfg, scenarios.Options{Prompt: *prompt}, &f, stdout, stderr)
-}
-
-// preflightAgent starts the agent once and asks for initialize, so that an
-// agent that cannot run is one clear error instead of a catalogue of
-// failures.
-func preflightAgent(ctx context.Context, s suite.Subject, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	link, err := s.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	mc := client.New(client.Config{})
-	mc.Connect(link.Conn)
-	err = mc.Initialize(ctx)
-	mc.Close()
-	exit := link.Close()
-	if err != nil {
-		return fmt.Errorf("%s did not answer initialize within %s: %v%s", s.Name(), timeout, err, stderrTail(link, exit))
-	}
-	return nil
-}
-
-// stderrTail describes how a subject process ended and its last words.
-func stderrTail(link *suite.Link, exit error) string {
-	var b strings.Builder
-	if exit != nil {
-		fmt.Fprintf(&b, " (it exited: %v)", exit)
-	}
-	if link.Diagnostics != nil {
-		if d := strings.TrimSpace(link.Diagnostics()); d != "" {
-			lines := strings.Split(d, "\n")
-			if len(lines) > 5 {
-				lines = lines[len(lines)-5:]
-			}
-			fmt.Fprintf(&b, "; its stderr ends:\n  %s", strings.Join(lines, "\n  "))
-		}
-	}
-	return b.String()
+	return checkSubject(ctx, "agent", subject, filter, scenarios.Options{Prompt: *prompt}, &f, stdout, stderr)
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/acpconform/acpconform/mocks/agent"
+	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
@@ -206,6 +208,85 @@ func appendStepSummary(summary string, stderr io.Writer) {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// checkSubject is the common path of agent, client and relay: configure the
+// run, start the subject once (exit 3 when it cannot run), then run the
+// catalogue.
+func checkSubject(ctx context.Context, cmd string, subject suite.Subject, filter string, o scenarios.Options, f *checkFlags, stdout, stderr io.Writer) int {
+	cfg, err := f.config(subject, filter)
+	if err != nil {
+		fmt.Fprintf(stderr, "acpconform %s: %v\n", cmd, err)
+		return exitUsage
+	}
+	if err := preflight(ctx, subject, f.startup); err != nil {
+		return couldNotRun(stderr, cmd, err)
+	}
+	if interrupted(ctx, stderr, cmd) {
+		return exitFailed
+	}
+	return check(ctx, cfg, o, f, stdout, stderr)
+}
+
+// preflight starts the subject once and has initialize cross it: an agent
+// answers it, a client sends it (and may finish its turn), a relay relays
+// it to a mock agent. A subject that cannot is one clear error instead of a
+// catalogue of failures.
+func preflight(ctx context.Context, s suite.Subject, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	link, err := s.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	what := "answer initialize"
+	if s.Role() == suite.ClientRole {
+		what = "send initialize"
+		a := agent.New(agent.Config{Timeout: timeout})
+		a.Connect(link.Conn)
+		if err = a.WaitInitialize(ctx); err == nil {
+			_ = a.WaitTurns(ctx, 1) // let a well-behaved client finish before it is stopped
+		}
+		a.Close()
+	} else {
+		if link.Upstream != nil { // a relay: a mock agent answers behind it
+			what = "relay initialize"
+			a := agent.New(agent.Config{Timeout: timeout})
+			defer a.Close()
+			go func() {
+				if up, err := link.Upstream(ctx); err == nil {
+					a.Connect(up)
+				}
+			}()
+		}
+		mc := client.New(client.Config{})
+		mc.Connect(link.Conn)
+		err = mc.Initialize(ctx)
+		mc.Close()
+	}
+	exit := link.Close()
+	if err != nil {
+		return fmt.Errorf("%s did not %s within %s: %v%s", s.Name(), what, timeout, err, stderrTail(link, exit))
+	}
+	return nil
+}
+
+// stderrTail describes how a subject process ended and its last words.
+func stderrTail(link *suite.Link, exit error) string {
+	var b strings.Builder
+	if exit != nil {
+		fmt.Fprintf(&b, " (it exited: %v)", exit)
+	}
+	if link.Diagnostics != nil {
+		if d := strings.TrimSpace(link.Diagnostics()); d != "" {
+			lines := strings.Split(d, "\n")
+			if len(lines) > 5 {
+				lines = lines[len(lines)-5:]
+			}
+			fmt.Fprintf(&b, "; its stderr ends:\n  %s", strings.Join(lines, "\n  "))
+		}
+	}
+	return b.String()
 }
 
 // interrupted reports a run stopped before its first check.

@@ -5,9 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"time"
 
-	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
@@ -75,38 +73,5 @@ func runClient(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	default:
 		subject = suite.Command(command, suite.ClientRole, opts)
 	}
-	cfg, err := f.config(subject, "")
-	if err != nil {
-		fmt.Fprintf(stderr, "acpconform client: %v\n", err)
-		return exitUsage
-	}
-	if err := preflightClient(ctx, subject, f.startup); err != nil {
-		return couldNotRun(stderr, "client", err)
-	}
-	if interrupted(ctx, stderr, "client") {
-		return exitFailed
-	}
-	return check(ctx, cfg, scenarios.Options{FreeUser: *freeUser}, &f, stdout, stderr)
-}
-
-// preflightClient starts the client once and waits for its initialize.
-func preflightClient(ctx context.Context, s suite.Subject, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	link, err := s.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	a := agent.New(agent.Config{Timeout: timeout})
-	a.Connect(link.Conn)
-	err = a.WaitInitialize(ctx)
-	if err == nil {
-		_ = a.WaitTurns(ctx, 1) // let a well-behaved client finish before it is stopped
-	}
-	a.Close()
-	exit := link.Close()
-	if err != nil {
-		return fmt.Errorf("%s sent no initialize within %s: %v%s", s.Name(), timeout, err, stderrTail(link, exit))
-	}
-	return nil
+	return checkSubject(ctx, "client", subject, "", scenarios.Options{FreeUser: *freeUser}, &f, stdout, stderr)
 }

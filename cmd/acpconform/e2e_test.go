@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,9 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mutants"
-	"github.com/acpconform/acpconform/reference/probeagent"
 	"github.com/acpconform/acpconform/reports"
 )
 
@@ -151,14 +149,7 @@ func TestAgentOverStdio(t *testing.T) {
 // serveReference serves the reference probe agent on a loopback WebSocket.
 func serveReference(t *testing.T) string {
 	t.Helper()
-	srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, wire.Options{}, func(ctx context.Context, c wire.Conn) {
-		s := wire.NewSDKStream(c)
-		agent := probeagent.Serve(s, s, slog.New(slog.DiscardHandler))
-		select {
-		case <-agent.Done():
-		case <-ctx.Done():
-		}
-	})
+	srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

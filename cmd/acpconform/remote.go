@@ -10,10 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"time"
 
-	"github.com/acpconform/acpconform/mocks/agent"
-	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/scenarios"
@@ -194,19 +191,7 @@ func runRelay(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "acpconform relay: name the relay with {url} where it takes the agent's URL: -- CMD ... {url} ...")
 		return exitUsage
 	}
-	subject := suite.Relay(command, wire.Options{MaxFrame: *maxFrame})
-	cfg, err := f.config(subject, "")
-	if err != nil {
-		fmt.Fprintf(stderr, "acpconform relay: %v\n", err)
-		return exitUsage
-	}
-	if err := preflightRelay(ctx, subject, f.startup); err != nil {
-		return couldNotRun(stderr, "relay", err)
-	}
-	if interrupted(ctx, stderr, "relay") {
-		return exitFailed
-	}
-	return check(ctx, cfg, scenarios.Options{}, &f, stdout, stderr)
+	return checkSubject(ctx, "relay", suite.Relay(command, wire.Options{MaxFrame: *maxFrame}), "", scenarios.Options{}, &f, stdout, stderr)
 }
 
 // containsPlaceholder reports an argument holding {url}.
@@ -217,30 +202,4 @@ func containsPlaceholder(argv []string) bool {
 		}
 	}
 	return false
-}
-
-// preflightRelay starts the relay once and sends initialize through it to
-// a mock agent.
-func preflightRelay(ctx context.Context, s suite.Subject, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	link, err := s.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	a := agent.New(agent.Config{Timeout: timeout})
-	go func() {
-		if up, err := link.Upstream(ctx); err == nil {
-			a.Connect(up)
-		}
-	}()
-	mc := client.New(client.Config{})
-	mc.Connect(link.Conn)
-	err = mc.Initialize(ctx)
-	mc.Close()
-	exit := link.Close()
-	if err != nil {
-		return fmt.Errorf("%s did not relay initialize within %s: %v%s", s.Name(), timeout, err, stderrTail(link, exit))
-	}
-	return nil
 }

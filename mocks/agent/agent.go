@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -46,8 +45,7 @@ type Agent struct {
 	cfg  Config
 	peer *peer.Peer
 
-	mu          sync.Mutex
-	changed     chan struct{}
+	st          peer.State // guards what follows
 	steps       []script.Step
 	next        int
 	caps        json.RawMessage
@@ -59,14 +57,14 @@ type Agent struct {
 }
 
 // New returns an agent that is not yet connected.
-func New(cfg Config) *Agent { return &Agent{cfg: cfg, changed: make(chan struct{})} }
+func New(cfg Config) *Agent { return &Agent{cfg: cfg} }
 
 // Append queues steps for the prompt turns: elicit, say, raw, close and
 // endTurn, which ends a turn. A turn whose steps run out ends with end_turn.
 func (a *Agent) Append(steps ...script.Step) {
-	a.mu.Lock()
+	a.st.Lock()
 	a.steps = append(a.steps, steps...)
-	a.mu.Unlock()
+	a.st.Unlock()
 }
 
 // Connect starts serving the client over conn; the agent owns conn.
@@ -90,15 +88,15 @@ func (a *Agent) Violations() []string { return a.peer.Violations() }
 // Capabilities returns the clientCapabilities of initialize, as sent; nil
 // before initialize or when the client sent none.
 func (a *Agent) Capabilities() json.RawMessage {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.st.Lock()
+	defer a.st.Unlock()
 	return a.caps
 }
 
 // Exchanges returns the elicitations sent so far.
 func (a *Agent) Exchanges() []Exchange {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.st.Lock()
+	defer a.st.Unlock()
 	out := make([]Exchange, len(a.exchanges))
 	for i, e := range a.exchanges {
 		out[i] = *e
@@ -117,35 +115,9 @@ func (a *Agent) WaitInitialize(ctx context.Context) error {
 	return a.await(ctx, "initialize", func() bool { return a.initialized })
 }
 
-// await waits until cond, checked under the lock, holds. A closed
-// connection makes the wait unmeetable, once cond has been checked again.
+// await waits until cond holds: see peer.State.Await.
 func (a *Agent) await(ctx context.Context, what string, cond func() bool) error {
-	for {
-		a.mu.Lock()
-		ok, changed := cond(), a.changed
-		a.mu.Unlock()
-		if ok {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-a.peer.Done():
-			a.mu.Lock()
-			ok = cond()
-			a.mu.Unlock()
-			if ok { // it happened just as the client left
-				return nil
-			}
-			return fmt.Errorf("waiting for %s: %w", what, wire.ErrClosed)
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
-		}
-	}
-}
-
-func (a *Agent) changedLocked() {
-	close(a.changed)
-	a.changed = make(chan struct{})
+	return a.st.Await(ctx, a.peer.Done(), what, cond)
 }
 
 func (a *Agent) timeout() time.Duration {
@@ -163,11 +135,11 @@ func (a *Agent) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 			Caps json.RawMessage `json:"clientCapabilities"`
 		}
 		_ = json.Unmarshal(m.Params, &params)
-		a.mu.Lock()
+		a.st.Lock()
 		a.caps = params.Caps
 		a.initialized = true
-		a.changedLocked()
-		a.mu.Unlock()
+		a.st.Changed()
+		a.st.Unlock()
 		_ = p.Respond(ctx, m.ID, map[string]any{
 			"protocolVersion":   1,
 			"agentCapabilities": map[string]any{},
@@ -177,19 +149,19 @@ func (a *Agent) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 	case "authenticate":
 		_ = p.Respond(ctx, m.ID, map[string]any{})
 	case "session/new":
-		a.mu.Lock()
+		a.st.Lock()
 		a.sessions++
 		id := fmt.Sprintf("mock-session-%d", a.sessions)
-		a.mu.Unlock()
+		a.st.Unlock()
 		_ = p.Respond(ctx, m.ID, map[string]string{"sessionId": id})
 	case "session/prompt":
 		p.Go(func() { a.prompt(ctx, p, m) }) // a turn waits for answers the reader must deliver
 	case "session/cancel":
-		a.mu.Lock()
+		a.st.Lock()
 		if a.cancel != nil {
 			a.cancel()
 		}
-		a.mu.Unlock()
+		a.st.Unlock()
 	default:
 		if m.IsRequest() {
 			p.Violate("unexpected request %s: %s", m.Method, m.Raw)
@@ -206,25 +178,25 @@ func (a *Agent) prompt(ctx context.Context, p *peer.Peer, m peer.Message) {
 	_ = json.Unmarshal(m.Params, &params)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	a.mu.Lock()
+	a.st.Lock()
 	a.cancel = func() { cancel(errSessionCancel) }
-	a.mu.Unlock()
+	a.st.Unlock()
 	defer func() {
-		a.mu.Lock()
+		a.st.Lock()
 		a.cancel = nil
-		a.mu.Unlock()
+		a.st.Unlock()
 	}()
 
 	stop := "end_turn"
 	for {
-		a.mu.Lock()
+		a.st.Lock()
 		if a.next >= len(a.steps) {
-			a.mu.Unlock()
+			a.st.Unlock()
 			break
 		}
 		st := a.steps[a.next]
 		a.next++
-		a.mu.Unlock()
+		a.st.Unlock()
 		if st.EndTurn != "" {
 			stop = st.EndTurn
 			break
@@ -248,10 +220,10 @@ func (a *Agent) prompt(ctx context.Context, p *peer.Peer, m peer.Message) {
 var errSessionCancel = errors.New("session/cancel")
 
 func (a *Agent) endTurn() {
-	a.mu.Lock()
+	a.st.Lock()
 	a.turns++
-	a.changedLocked()
-	a.mu.Unlock()
+	a.st.Changed()
+	a.st.Unlock()
 }
 
 // play performs one step of a turn.
@@ -280,11 +252,11 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 		return
 	}
 	ex := &Exchange{Params: params}
-	a.mu.Lock()
+	a.st.Lock()
 	a.exchanges = append(a.exchanges, ex)
 	k := len(a.exchanges)
 	formAdvertised := advertisesForm(a.caps)
-	a.mu.Unlock()
+	a.st.Unlock()
 
 	wait, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
@@ -302,10 +274,10 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 	for _, pr := range problems {
 		p.Violate("elicitation/create #%d: %s", k, pr)
 	}
-	a.mu.Lock()
+	a.st.Lock()
 	ex.Answer, ex.Answered, ex.Problems = answer, true, problems
-	a.changedLocked()
-	a.mu.Unlock()
+	a.st.Changed()
+	a.st.Unlock()
 }
 
 // Params builds the params of an Elicit step: the reference's typed-choice

@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/acpconform/acpconform/mocks/peer"
@@ -56,8 +55,7 @@ type Client struct {
 	cfg  Config
 	peer *peer.Peer
 
-	mu        sync.Mutex
-	changed   chan struct{} // closed and replaced on every change
+	st        peer.State // guards what follows
 	answers   []script.Elicitation
 	standing  *script.Elicitation // answers what the queue does not cover
 	elicits   []*Elicitation      // the most recent ones, at most peer.MaxHistory
@@ -68,24 +66,24 @@ type Client struct {
 
 // New returns a client that is not yet connected.
 func New(cfg Config) *Client {
-	return &Client{cfg: cfg, changed: make(chan struct{})}
+	return &Client{cfg: cfg}
 }
 
 // Append queues the expectations and answers for the next elicitation/create
 // requests, in order.
 func (c *Client) Append(e ...script.Elicitation) {
-	c.mu.Lock()
+	c.st.Lock()
 	c.answers = append(c.answers, e...)
-	c.mu.Unlock()
+	c.st.Unlock()
 }
 
 // Route sets a standing answer for every elicitation/create the queue does
 // not cover, as ghttp's RouteToHandler does; without one, such a request is
 // a violation.
 func (c *Client) Route(e script.Elicitation) {
-	c.mu.Lock()
+	c.st.Lock()
 	c.standing = &e
-	c.mu.Unlock()
+	c.st.Unlock()
 }
 
 // Connect starts talking over conn. The client owns conn from now on.
@@ -109,8 +107,8 @@ func (c *Client) Violations() []string { return c.peer.Violations() }
 // Elicitations returns the elicitation/create requests received so far: after
 // a flood, only the most recent ones, at most peer.MaxHistory.
 func (c *Client) Elicitations() []Elicitation {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.st.Lock()
+	defer c.st.Unlock()
 	out := make([]Elicitation, len(c.elicits))
 	for i, e := range c.elicits {
 		out[i] = *e
@@ -120,15 +118,15 @@ func (c *Client) Elicitations() []Elicitation {
 
 // Texts returns the agent_message_chunk texts received so far.
 func (c *Client) Texts() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.st.Lock()
+	defer c.st.Unlock()
 	return append([]string(nil), c.texts...)
 }
 
 // SessionID is the id session/new returned.
 func (c *Client) SessionID() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.st.Lock()
+	defer c.st.Unlock()
 	return c.sessionID
 }
 
@@ -164,9 +162,9 @@ func (c *Client) NewSession(ctx context.Context) (string, error) {
 	if err := json.Unmarshal(m.Result, &res); err != nil || res.SessionID == "" {
 		return "", fmt.Errorf("session/new: no sessionId in %s", m.Result)
 	}
-	c.mu.Lock()
+	c.st.Lock()
 	c.sessionID = res.SessionID
-	c.mu.Unlock()
+	c.st.Unlock()
 	return res.SessionID, nil
 }
 
@@ -277,36 +275,9 @@ func (c *Client) WaitText(ctx context.Context, n int) (string, error) {
 	return c.Texts()[n-1], nil
 }
 
-// await waits until cond, checked under the lock, holds. A closed
-// connection makes the wait unmeetable at once.
+// await waits until cond holds: see peer.State.Await.
 func (c *Client) await(ctx context.Context, what string, cond func() bool) error {
-	for {
-		c.mu.Lock()
-		ok, changed := cond(), c.changed
-		c.mu.Unlock()
-		if ok {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-c.peer.Done():
-			c.mu.Lock()
-			ok = cond()
-			c.mu.Unlock()
-			if ok {
-				return nil
-			}
-			return fmt.Errorf("waiting for %s: %w", what, wire.ErrClosed)
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
-		}
-	}
-}
-
-// changedLocked wakes the waiters; c.mu must be held.
-func (c *Client) changedLocked() {
-	close(c.changed)
-	c.changed = make(chan struct{})
+	return c.st.Await(ctx, c.peer.Done(), what, cond)
 }
 
 // handle answers what the agent sends.
@@ -335,15 +306,15 @@ func (c *Client) update(m peer.Message) {
 	if json.Unmarshal(m.Params, &n) != nil || n.Update.Kind != "agent_message_chunk" || n.Update.Content.Type != "text" {
 		return
 	}
-	c.mu.Lock()
+	c.st.Lock()
 	c.texts = append(c.texts, n.Update.Content.Text)
-	c.changedLocked()
-	c.mu.Unlock()
+	c.st.Changed()
+	c.st.Unlock()
 }
 
 // elicit answers one elicitation/create with the next scripted answer.
 func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
-	c.mu.Lock()
+	c.st.Lock()
 	rec := &Elicitation{Request: m}
 	c.seen++
 	k := c.seen
@@ -355,19 +326,19 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 	if k <= len(c.answers) {
 		step = &c.answers[k-1]
 	}
-	c.mu.Unlock()
+	c.st.Unlock()
 	done := func() {
-		c.mu.Lock()
+		c.st.Lock()
 		rec.Answered = true
-		c.changedLocked()
-		c.mu.Unlock()
+		c.st.Changed()
+		c.st.Unlock()
 	}
 
 	if step != nil {
 		if problems := step.Expect.Check(m.Params); len(problems) > 0 {
-			c.mu.Lock()
+			c.st.Lock()
 			rec.Problems = problems
-			c.mu.Unlock()
+			c.st.Unlock()
 			for _, pr := range problems {
 				p.Violate("elicitation/create #%d: %s", k, pr)
 			}

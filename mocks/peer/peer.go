@@ -299,23 +299,24 @@ func (p *Peer) Send(ctx context.Context, v any) error {
 // cancelled: a caller that stops waiting (a cancelled turn, say) must not
 // cut a frame in half and so the connection.
 func (p *Peer) write(ctx context.Context, frame []byte) error {
+	wctx, cancel := deadlineOnly(ctx)
+	defer cancel()
+	return p.conn.WriteFrame(wctx, frame)
+}
+
+// deadlineOnly keeps ctx's deadline and values, not its cancellation.
+func deadlineOnly(ctx context.Context) (context.Context, context.CancelFunc) {
 	wctx := context.WithoutCancel(ctx)
 	if deadline, ok := ctx.Deadline(); ok {
-		var cancel context.CancelFunc
-		wctx, cancel = context.WithDeadline(wctx, deadline)
-		defer cancel()
+		return context.WithDeadline(wctx, deadline)
 	}
-	return p.conn.WriteFrame(wctx, frame)
+	return wctx, func() {}
 }
 
 // WriteRaw writes b as it is.
 func (p *Peer) WriteRaw(ctx context.Context, b []byte) error {
-	wctx := context.WithoutCancel(ctx)
-	if deadline, ok := ctx.Deadline(); ok {
-		var cancel context.CancelFunc
-		wctx, cancel = context.WithDeadline(wctx, deadline)
-		defer cancel()
-	}
+	wctx, cancel := deadlineOnly(ctx)
+	defer cancel()
 	return p.conn.WriteRaw(wctx, b)
 }
 
