@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -36,8 +35,7 @@ flags:
 
 // runAgent checks an agent under test.
 func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("agent", agentUsage, stderr)
 	var f checkFlags
 	f.register(fs)
 	url := fs.String("url", "", "check the agent served at this WebSocket URL")
@@ -45,10 +43,6 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	noProbe := fs.Bool("no-probe", false, "the agent has no probe adapter: run only the wire-only checks")
 	prompt := fs.String("prompt", "", "with --no-probe, the prompt that makes the agent ask one typed choice")
 	maxFrame := fs.Int("max-frame", wire.DefaultMaxFrame, "refuse frames from the agent above this many bytes")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, agentUsage)
-		fs.PrintDefaults()
-	}
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}

@@ -80,6 +80,18 @@ func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Co
 	}, nil
 }
 
+// newFlagSet makes a subcommand's flag set: errors and -h go to stderr, and
+// usage prints the usage text followed by the flags' defaults.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
 // parse parses a command's flags. A bad flag is one line naming it; -h
 // prints the command's usage.
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) bool {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
@@ -37,17 +36,12 @@ flags:
 
 // runClient checks a client under test.
 func runClient(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("client", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("client", clientUsage, stderr)
 	var f checkFlags
 	f.register(fs)
 	listen := fs.String("listen", "", "serve a WebSocket on this address (such as 127.0.0.1:0), print its URL and check the clients that connect")
 	freeUser := fs.Bool("no-scripted-user", false, "the client does not follow scripted-user instructions: check only that its answers are valid")
 	maxFrame := fs.Int("max-frame", wire.DefaultMaxFrame, "refuse frames from the client above this many bytes")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, clientUsage)
-		fs.PrintDefaults()
-	}
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}

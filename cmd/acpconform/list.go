@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -47,13 +46,8 @@ func catalogue() ([]listed, error) {
 
 // runList prints the catalogue: each rule with its level, role and checks.
 func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("list", "usage: acpconform list [--json]\n\nLists every CONTRACT rule with its level, role and the checks that cite it.\n", stderr)
 	asJSON := fs.Bool("json", false, "print JSON: [{ID, Area, Level, Role, Text, checks, pending}]")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: acpconform list [--json]\n\nLists every CONTRACT rule with its level, role and the checks that cite it.")
-		fs.PrintDefaults()
-	}
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -34,8 +33,7 @@ flags:
 
 // runMock plays a mock peer script: `acpconform mock client|agent ...`.
 func runMock(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mock", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("mock", mockUsage, stderr)
 	scriptFile := fs.String("script", "", "the script to play (YAML or JSON)")
 	connect := fs.String("connect", "", "dial this WebSocket URL instead of using stdio")
 	listen := fs.String("listen", "", "serve a WebSocket on this address (such as 127.0.0.1:0) instead of using stdio")
@@ -43,10 +41,6 @@ func runMock(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	maxFrame := fs.Int("max-frame", wire.DefaultMaxFrame, "refuse incoming frames above this many bytes")
 	accept := fs.Duration("accept-timeout", time.Minute, "with --listen, how long to wait for a peer")
 	verbose := fs.Bool("v", false, "print the transcript even when all went well")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, mockUsage)
-		fs.PrintDefaults()
-	}
 	if len(args) == 0 {
 		fs.Usage()
 		return exitUsage

@@ -70,10 +70,9 @@ flags:
 `
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs := newFlagSet("serve", serveUsage, stderr)
 	var f serveFlags
 	f.register(fs)
-	fs.Usage = func() { fmt.Fprint(stderr, serveUsage); fs.PrintDefaults() }
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
@@ -95,10 +94,9 @@ flags:
 `
 
 func runServeCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve-command", flag.ContinueOnError)
+	fs := newFlagSet("serve-command", serveCommandUsage, stderr)
 	var f serveFlags
 	f.register(fs)
-	fs.Usage = func() { fmt.Fprint(stderr, serveCommandUsage); fs.PrintDefaults() }
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
@@ -127,13 +125,12 @@ flags:
 `
 
 func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mirror", flag.ContinueOnError)
+	fs := newFlagSet("mirror", mirrorUsage, stderr)
 	var opts relay.MirrorOptions
 	fs.BoolVar(&opts.UnstableProtocol, "unstable-protocol", false, "opt the client-facing side into unstable routes: relay elicitation/create to the client")
 	fs.BoolVar(&opts.RebuildCapabilities, "rebuild-capabilities", false, "drop the client's elicitation capability on the way to the agent (a defect, on purpose)")
 	tokenEnv := fs.String("token-env", "", "send 'Authorization: Bearer' and the value of this environment variable")
 	fs.IntVar(&opts.MaxFrame, "max-frame", wire.DefaultMaxFrame, "refuse frames above this many bytes")
-	fs.Usage = func() { fmt.Fprint(stderr, mirrorUsage); fs.PrintDefaults() }
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fs.Usage()
 		return exitUsage
@@ -178,11 +175,10 @@ flags:
 `
 
 func runRelay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
+	fs := newFlagSet("relay", relayUsage, stderr)
 	var f checkFlags
 	f.register(fs)
 	maxFrame := fs.Int("max-frame", wire.DefaultMaxFrame, "refuse frames from the relay above this many bytes")
-	fs.Usage = func() { fmt.Fprint(stderr, relayUsage); fs.PrintDefaults() }
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
@@ -24,14 +23,9 @@ flags:
 
 // runReference runs the catalogue against the built-in reference.
 func runReference(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("run", runUsage, stderr)
 	var f checkFlags
 	f.register(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, runUsage)
-		fs.PrintDefaults()
-	}
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
