@@ -3,6 +3,7 @@ package reference_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -108,6 +109,28 @@ var _ = Describe("CAP: capability negotiation", func() {
 		Expect(r.err).NotTo(HaveOccurred())
 		Expect(r.resp.Action).To(Equal("_defer"))
 		Expect(r.resp.Content).To(MatchJSON(`{"name":"Ada"}`))
+	})
+
+	It("sends a URL-mode request when the client advertised url, with no schema on the wire", within, func(ctx SpecContext) {
+		c := newFakeClient()
+		c.initialize(ctx, `{"elicitation":{"url":{}}}`)
+		done := make(chan error, 1)
+		go func() {
+			resp, err := c.session().CreateElicitation(ctx, reference.ElicitationRequest{
+				Mode: reference.ModeURL, Message: "Sign in", ElicitationID: "e1", URL: "https://example.com/login",
+			})
+			if err == nil && resp.Action != "accept" {
+				err = fmt.Errorf("action %q, want accept", resp.Action)
+			}
+			done <- err
+		}()
+		req := c.nextRequest(ctx)
+		Expect(req.Params).To(MatchJSON(`{"sessionId":"sess-1","mode":"url","message":"Sign in",
+			"elicitationId":"e1","url":"https://example.com/login"}`))
+		c.answer(req, `{"action":"accept"}`)
+		var err error
+		Eventually(ctx, done).Should(Receive(&err))
+		Expect(err).NotTo(HaveOccurred())
 	})
 })
 
