@@ -175,10 +175,20 @@ func (a Answer) token(params json.RawMessage) (json.RawMessage, error) {
 		}
 		return json.RawMessage(def.Raw), nil
 	case a.Pick != nil:
-		if c := gjson.GetBytes(params, choice+".oneOf."+strconv.Itoa(a.Pick.Index)+".const"); c.Exists() {
-			return json.RawMessage(c.Raw), nil
+		n := 0
+		var token json.RawMessage
+		gjson.GetBytes(params, choice+".oneOf").ForEach(func(_, o gjson.Result) bool {
+			if n == a.Pick.Index {
+				if c := o.Get("const"); c.Exists() {
+					token = json.RawMessage(c.Raw)
+				}
+			}
+			n++
+			return token == nil
+		})
+		if token != nil {
+			return token, nil
 		}
-		n := len(gjson.GetBytes(params, choice+".oneOf").Array())
 		return nil, fmt.Errorf("cannot pick option %d: the request offers %d", a.Pick.Index, n)
 	default:
 		for _, o := range gjson.GetBytes(params, choice+".oneOf").Array() {

@@ -101,6 +101,10 @@ func (c *StreamConn) write(ctx context.Context, b, logged []byte, note string) e
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	c.transcript.keep(Sent, logged, note)
+	if ctx.Done() == nil { // nothing can end this write: skip the watch
+		_, err := c.w.Write(b)
+		return c.wrote(err)
+	}
 	var mu sync.Mutex
 	written, abandoned := false, false
 	stop := context.AfterFunc(ctx, func() {
@@ -121,6 +125,11 @@ func (c *StreamConn) write(ctx context.Context, b, logged []byte, note string) e
 	if abandoned {
 		return fmt.Errorf("%w (the connection is closed)", ctx.Err())
 	}
+	return c.wrote(err)
+}
+
+// wrote records a failed write.
+func (c *StreamConn) wrote(err error) error {
 	if err != nil {
 		c.transcript.note(Sent, "write failed: "+err.Error())
 		return closedErr(err)
