@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpconform/acpconform/internal/gate"
 )
 
 // AgentConnection is the agent side of an ACP connection, serving an
@@ -26,7 +28,7 @@ type AgentConnection struct {
 	conn   *acp.Connection
 	agent  acp.Agent
 	output *failWriter
-	start  chan struct{} // closed by Start
+	input  *gate.Reader // opened by Start
 
 	mu      sync.Mutex
 	caps    acp.ClientCapabilities
@@ -53,24 +55,13 @@ func NewAgentConnection(agent acp.Agent, peerInput io.Writer, peerOutput io.Read
 // the connection (SetLogger, hand it to the agent), then call Start.
 func NewUnstartedAgentConnection(agent acp.Agent, peerInput io.Writer, peerOutput io.Reader) *AgentConnection {
 	c := &AgentConnection{agent: agent, output: &failWriter{w: peerInput}, prompts: map[acp.SessionId]*promptTurn{}}
-	c.start = make(chan struct{})
-	c.conn = acp.NewConnection(c.handle, c.output, &gatedReader{r: peerOutput, open: c.start})
+	c.input = gate.New(peerOutput)
+	c.conn = acp.NewConnection(c.handle, c.output, c.input)
 	return c
 }
 
-// Start begins reading the client's messages. Call it once.
-func (c *AgentConnection) Start() { close(c.start) }
-
-// gatedReader holds the SDK's reading back until the connection is started.
-type gatedReader struct {
-	r    io.Reader
-	open <-chan struct{}
-}
-
-func (g *gatedReader) Read(p []byte) (int, error) {
-	<-g.open
-	return g.r.Read(p)
-}
+// Start begins reading the client's messages. Calling it again does nothing.
+func (c *AgentConnection) Start() { c.input.Open() }
 
 // Session returns the session id with the client capabilities received on
 // this connection so far, ready for [AskChoice].

@@ -15,6 +15,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/coder/websocket"
 
+	"github.com/acpconform/acpconform/internal/gate"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -128,7 +129,9 @@ func (benchClient) UnstableCreateElicitation(context.Context, acp.UnstableCreate
 }
 
 func sdkClient(b *testing.B, r io.Reader, w io.Writer) {
-	acp.NewClientSideConnection(benchClient{}, w, r).SetLogger(slog.New(slog.DiscardHandler))
+	input := gate.New(r) // the SDK reads at once; set the logger first
+	acp.NewClientSideConnection(benchClient{}, w, input).SetLogger(slog.New(slog.DiscardHandler))
+	input.Open()
 }
 
 func mockClient(b *testing.B, conn wire.Conn) {

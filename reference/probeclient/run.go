@@ -12,6 +12,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpconform/acpconform/internal/gate"
 	"github.com/acpconform/acpconform/mocks/wire"
 )
 
@@ -41,8 +42,10 @@ func Play(ctx context.Context, w io.Writer, r io.Reader, o Options, log *slog.Lo
 	if o.Broken == Unregistered {
 		impl = c // no UnstableCreateElicitation: the SDK answers -32601
 	}
-	conn := acp.NewClientSideConnection(impl, w, r)
+	input := gate.New(r) // the SDK reads at once; set the logger first
+	conn := acp.NewClientSideConnection(impl, w, input)
 	conn.SetLogger(log)
+	input.Open()
 	if _, err := conn.Initialize(ctx, acp.InitializeRequest{
 		ProtocolVersion:    acp.ProtocolVersionNumber,
 		ClientCapabilities: c.capabilities(),
