@@ -8,7 +8,10 @@ package gate
 
 import (
 	"io"
+	"log/slog"
 	"sync"
+
+	acp "github.com/coder/acp-go-sdk"
 )
 
 // Reader is an io.Reader whose reads wait until Open.
@@ -28,4 +31,14 @@ func (g *Reader) Open() { g.once.Do(func() { close(g.open) }) }
 func (g *Reader) Read(p []byte) (int, error) {
 	<-g.open
 	return g.r.Read(p)
+}
+
+// NewClientSideConnection is acp.NewClientSideConnection with its logger set
+// before the SDK reads anything.
+func NewClientSideConnection(c acp.Client, peerInput io.Writer, peerOutput io.Reader, log *slog.Logger) *acp.ClientSideConnection {
+	input := New(peerOutput)
+	conn := acp.NewClientSideConnection(c, peerInput, input)
+	conn.SetLogger(log)
+	input.Open()
+	return conn
 }

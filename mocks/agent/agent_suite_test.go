@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/acpconform/acpconform/internal/gate"
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
@@ -219,8 +220,7 @@ func asTold(req acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicita
 func sdkConnect(cl acp.Client) (*acp.ClientSideConnection, *wire.StreamConn, *wire.StreamConn) {
 	agentEnd, clientEnd := wire.Pipe(wire.Options{})
 	s := wire.NewSDKStream(clientEnd)
-	conn := acp.NewClientSideConnection(cl, s, s)
-	conn.SetLogger(slog.New(slog.DiscardHandler))
+	conn := gate.NewClientSideConnection(cl, s, s, slog.New(slog.DiscardHandler))
 	DeferCleanup(clientEnd.Close)
 	return conn, agentEnd, clientEnd
 }

@@ -129,9 +129,7 @@ func (benchClient) UnstableCreateElicitation(context.Context, acp.UnstableCreate
 }
 
 func sdkClient(b *testing.B, r io.Reader, w io.Writer) {
-	input := gate.New(r) // the SDK reads at once; set the logger first
-	acp.NewClientSideConnection(benchClient{}, w, input).SetLogger(slog.New(slog.DiscardHandler))
-	input.Open()
+	gate.NewClientSideConnection(benchClient{}, w, r, slog.New(slog.DiscardHandler))
 }
 
 func mockClient(b *testing.B, conn wire.Conn) {

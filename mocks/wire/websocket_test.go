@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/acpconform/acpconform/internal/gate"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/reference"
 )
@@ -113,8 +114,7 @@ var _ = Describe("SDKStream", func() {
 		agent.SetLogger(slog.New(slog.DiscardHandler))
 		agent.Start()
 		clientSide := wire.NewSDKStream(client)
-		sdkClient := acp.NewClientSideConnection(noClient{}, clientSide, clientSide)
-		sdkClient.SetLogger(slog.New(slog.DiscardHandler))
+		sdkClient := gate.NewClientSideConnection(noClient{}, clientSide, clientSide, slog.New(slog.DiscardHandler))
 
 		resp, err := sdkClient.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber})
 		Expect(err).NotTo(HaveOccurred())

@@ -42,10 +42,7 @@ func Play(ctx context.Context, w io.Writer, r io.Reader, o Options, log *slog.Lo
 	if o.Broken == Unregistered {
 		impl = c // no UnstableCreateElicitation: the SDK answers -32601
 	}
-	input := gate.New(r) // the SDK reads at once; set the logger first
-	conn := acp.NewClientSideConnection(impl, w, input)
-	conn.SetLogger(log)
-	input.Open()
+	conn := gate.NewClientSideConnection(impl, w, r, log)
 	if _, err := conn.Initialize(ctx, acp.InitializeRequest{
 		ProtocolVersion:    acp.ProtocolVersionNumber,
 		ClientCapabilities: c.capabilities(),
