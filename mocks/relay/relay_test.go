@@ -22,20 +22,27 @@ func ctxFor(t *testing.T) context.Context {
 	return ctx
 }
 
-// TestCommandRelaysFramesByteForByte relays to cat, which writes back what
-// it reads: each frame must come back exactly.
-func TestCommandRelaysFramesByteForByte(t *testing.T) {
-	ctx := ctxFor(t)
-	srv, err := relay.NewServer("127.0.0.1:0", relay.Command([]string{"cat"}, slog.New(slog.DiscardHandler)), relay.Options{})
+// dialCommand serves argv through the command relay and dials it.
+func dialCommand(ctx context.Context, t *testing.T, argv ...string) *wire.WebSocketConn {
+	t.Helper()
+	srv, err := relay.NewServer("127.0.0.1:0", relay.Command(argv, slog.New(slog.DiscardHandler)), relay.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	t.Cleanup(func() { srv.Close() })
 	conn, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// TestCommandRelaysFramesByteForByte relays to cat, which writes back what
+// it reads: each frame must come back exactly.
+func TestCommandRelaysFramesByteForByte(t *testing.T) {
+	ctx := ctxFor(t)
+	conn := dialCommand(ctx, t, "cat")
 	for _, frame := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`,
 		`{"jsonrpc":"2.0" , "method" : "x","params":{"n":1.0e0,"s":"caf\u00e9 <&>","t":"✓"}}`,
@@ -56,16 +63,7 @@ func TestCommandRelaysFramesByteForByte(t *testing.T) {
 
 func TestCommandThatDoesNotStart(t *testing.T) {
 	ctx := ctxFor(t)
-	srv, err := relay.NewServer("127.0.0.1:0", relay.Command([]string{"/nonexistent/agent"}, slog.New(slog.DiscardHandler)), relay.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	conn, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialCommand(ctx, t, "/nonexistent/agent")
 	if _, err := conn.ReadFrame(ctx); err == nil {
 		t.Fatal("a connection to a command that cannot start stays open")
 	}

@@ -29,6 +29,17 @@ func serve(opts wire.Options) (*wire.Server, chan wire.Conn) {
 	return srv, conns
 }
 
+// connected dials a fresh server and returns both ends of the connection.
+func connected(ctx context.Context, opts wire.Options) (client *wire.WebSocketConn, server wire.Conn) {
+	GinkgoHelper()
+	srv, conns := serve(opts)
+	client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(client.Close)
+	Eventually(ctx, conns).Should(Receive(&server))
+	return client, server
+}
+
 var _ = Describe("WebSocketConn", func() {
 	It("carries one message per text frame, without a newline", within, func(ctx SpecContext) {
 		srv, conns := serve(wire.Options{})
@@ -46,15 +57,10 @@ var _ = Describe("WebSocketConn", func() {
 	})
 
 	It("refuses a binary frame and closes with 1003", within, func(ctx SpecContext) {
-		srv, conns := serve(wire.Options{})
-		client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(client.Close)
-		var server wire.Conn
-		Eventually(ctx, conns).Should(Receive(&server))
+		client, server := connected(ctx, wire.Options{})
 
 		Expect(client.WriteBinary(ctx, []byte(`{"a":1}`))).To(Succeed())
-		_, err = server.ReadFrame(ctx)
+		_, err := server.ReadFrame(ctx)
 		Expect(err).To(MatchError(wire.ErrBinaryFrame))
 		_, err = client.ReadFrame(ctx)
 		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusUnsupportedData))
@@ -62,15 +68,10 @@ var _ = Describe("WebSocketConn", func() {
 	})
 
 	It("refuses a frame over the size limit and closes with 1009", within, func(ctx SpecContext) {
-		srv, conns := serve(wire.Options{MaxFrame: 1024})
-		client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(client.Close)
-		var server wire.Conn
-		Eventually(ctx, conns).Should(Receive(&server))
+		client, server := connected(ctx, wire.Options{MaxFrame: 1024})
 
 		Expect(client.WriteFrame(ctx, []byte(`"`+strings.Repeat("x", 2048)+`"`))).To(Succeed())
-		_, err = server.ReadFrame(ctx)
+		_, err := server.ReadFrame(ctx)
 		Expect(err).To(MatchError(wire.ErrFrameTooLarge))
 		_, err = client.ReadFrame(ctx)
 		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusMessageTooBig))
@@ -102,12 +103,7 @@ var _ = Describe("WebSocketConn", func() {
 
 var _ = Describe("SDKStream", func() {
 	It("runs acp-go-sdk connections over a WebSocket: the reference agent answers a Go SDK client", within, func(ctx SpecContext) {
-		srv, conns := serve(wire.Options{})
-		client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(client.Close)
-		var server wire.Conn
-		Eventually(ctx, conns).Should(Receive(&server))
+		client, server := connected(ctx, wire.Options{})
 
 		agentSide := wire.NewSDKStream(server)
 		agent := reference.NewUnstartedAgentConnection(initOnly{}, agentSide, agentSide)
