@@ -327,12 +327,6 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 		step = &c.answers[k-1]
 	}
 	c.st.Unlock()
-	done := func() {
-		c.st.Lock()
-		rec.Answered = true
-		c.st.Changed()
-		c.st.Unlock()
-	}
 
 	if step != nil {
 		if problems := step.Expect.Check(m.Params); len(problems) > 0 {
@@ -359,7 +353,7 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 			select {
 			case <-t.C:
 				c.answer(ctx, p, m, k, step.Answer)
-				done()
+				c.answered(rec)
 			case <-ctx.Done():
 			}
 		})
@@ -367,7 +361,15 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 	default:
 		c.answer(ctx, p, m, k, step.Answer)
 	}
-	done()
+	c.answered(rec)
+}
+
+// answered marks rec's scripted answer as carried out.
+func (c *Client) answered(rec *Elicitation) {
+	c.st.Lock()
+	rec.Answered = true
+	c.st.Changed()
+	c.st.Unlock()
 }
 
 // answer carries out a scripted answer, delay aside: it sends it, sends it

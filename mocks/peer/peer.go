@@ -304,13 +304,13 @@ func (p *Peer) write(ctx context.Context, frame []byte) error {
 	return p.conn.WriteFrame(wctx, frame)
 }
 
-// deadlineOnly keeps ctx's deadline and values, not its cancellation.
+// deadlineOnly keeps ctx's deadline, not its cancellation: a write needs
+// nothing else of it.
 func deadlineOnly(ctx context.Context) (context.Context, context.CancelFunc) {
-	wctx := context.WithoutCancel(ctx)
 	if deadline, ok := ctx.Deadline(); ok {
-		return context.WithDeadline(wctx, deadline)
+		return context.WithDeadline(context.Background(), deadline)
 	}
-	return wctx, func() {}
+	return context.Background(), func() {}
 }
 
 // WriteRaw writes b as it is.

@@ -23,12 +23,13 @@ func (s *State) Lock() { s.mu.Lock() }
 // Unlock unlocks it.
 func (s *State) Unlock() { s.mu.Unlock() }
 
-// Changed wakes the waiters; the lock must be held.
+// Changed wakes the waiters; the lock must be held. The next waiter makes
+// a fresh channel, so a change nobody waits for costs nothing.
 func (s *State) Changed() {
 	if s.changed != nil {
 		close(s.changed)
+		s.changed = nil
 	}
-	s.changed = make(chan struct{})
 }
 
 // Await waits until cond, checked under the lock, holds, or ctx ends. When

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
@@ -145,7 +146,7 @@ func (a Answer) Resolve(params json.RawMessage) (json.RawMessage, *RPCError, err
 	// Built by hand: this is the mock client's hot path, and every piece is
 	// JSON already.
 	result := make([]byte, 0, 64+len(a.Action)+len(a.Content)+len(a.Choice))
-	result = append(append(append(result, `{"action":`...), mustJSON(a.Action)...), `,"content":`...)
+	result = append(appendString(append(result, `{"action":`...), a.Action), `,"content":`...)
 	switch {
 	case a.Content != nil:
 		result = append(result, a.Content...)
@@ -163,41 +164,64 @@ func (a Answer) Resolve(params json.RawMessage) (json.RawMessage, *RPCError, err
 	return append(result, '}'), nil, nil
 }
 
-// token finds the const a Pick or Label names. It looks the path up
-// without decoding the whole request: this is the mock client's hot path.
+// token finds the const a Pick or Label names. It looks the path up in
+// place, without decoding or copying the request: this is the mock
+// client's hot path, and params is never changed while it runs.
 func (a Answer) token(params json.RawMessage) (json.RawMessage, error) {
-	const choice = "requestedSchema.properties.choice"
+	if len(params) == 0 {
+		params = json.RawMessage("null")
+	}
+	doc := unsafe.String(&params[0], len(params))
 	switch {
 	case a.Pick != nil && a.Pick.Default:
-		def := gjson.GetBytes(params, choice+".default")
+		def := gjson.Get(doc, "requestedSchema.properties.choice.default")
 		if !def.Exists() {
 			return nil, fmt.Errorf("cannot pick the default: the request has none")
 		}
 		return json.RawMessage(def.Raw), nil
 	case a.Pick != nil:
-		n := 0
-		var token json.RawMessage
-		gjson.GetBytes(params, choice+".oneOf").ForEach(func(_, o gjson.Result) bool {
-			if n == a.Pick.Index {
-				if c := o.Get("const"); c.Exists() {
-					token = json.RawMessage(c.Raw)
-				}
-			}
-			n++
-			return token == nil
-		})
-		if token != nil {
-			return token, nil
+		if c := gjson.Get(doc, pickPath(a.Pick.Index)); c.Exists() {
+			return json.RawMessage(c.Raw), nil
 		}
-		return nil, fmt.Errorf("cannot pick option %d: the request offers %d", a.Pick.Index, n)
+		return nil, fmt.Errorf("cannot pick option %d: the request offers %d", a.Pick.Index, gjson.Get(doc, oneOfPath+".#").Int())
 	default:
-		for _, o := range gjson.GetBytes(params, choice+".oneOf").Array() {
+		for _, o := range gjson.Get(doc, oneOfPath).Array() {
 			if t := o.Get("title"); t.Type == gjson.String && t.Str == *a.Label {
 				return json.RawMessage(o.Get("const").Raw), nil
 			}
 		}
 		return nil, fmt.Errorf("cannot pick label %q: the request does not offer it", *a.Label)
 	}
+}
+
+const oneOfPath = "requestedSchema.properties.choice.oneOf"
+
+// pickPaths are the lookup paths of the options scripts pick most, made
+// once: the mock client's hot path does not build strings.
+var pickPaths = func() (paths [8]string) {
+	for i := range paths {
+		paths[i] = oneOfPath + "." + strconv.Itoa(i) + ".const"
+	}
+	return paths
+}()
+
+// pickPath is the lookup path of the const of option i.
+func pickPath(i int) string {
+	if i < len(pickPaths) {
+		return pickPaths[i]
+	}
+	return oneOfPath + "." + strconv.Itoa(i) + ".const"
+}
+
+// appendString appends s as a JSON string: by hand when it needs no
+// escaping, as every action but a deliberately strange one does.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return append(b, mustJSON(s)...)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
 }
 
 func mustJSON(v any) json.RawMessage {

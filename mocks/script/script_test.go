@@ -136,9 +136,11 @@ func TestAnswerResolve(t *testing.T) {
 		{"decline with content", script.Decline().WithContent(map[string]int{"a": 1}), `{"action":"decline","content":{"a":1}}`, "", ""},
 		{"cancel", script.Cancel(), `{"action":"cancel"}`, "", ""},
 		{"unknown action", script.WithAction("bogus"), `{"action":"bogus"}`, "", ""},
+		{"an action to escape", script.WithAction("say \"<hi>\"\n"), `{"action":"say \"<hi>\"\n"}`, "", ""},
 		{"result", script.Result(nil), `null`, "", ""},
 		{"error", script.Fail(-32601, "Method not found", map[string]string{"method": "elicitation/create"}), "", `{"Code":-32601,"Message":"Method not found","Data":{"method":"elicitation/create"}}`, ""},
 		{"pick out of range", script.Accept(3), "", "", "cannot pick option 3: the request offers 3"},
+		{"pick far out of range", script.Accept(12), "", "", "cannot pick option 12: the request offers 3"},
 		{"unknown label", script.AcceptLabel("C"), "", "", `cannot pick label "C"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,6 +163,9 @@ func TestAnswerResolve(t *testing.T) {
 	}
 	if _, _, err := script.AcceptDefault().Resolve(json.RawMessage(`{"requestedSchema":{"properties":{"choice":{"oneOf":[]}}}}`)); err == nil {
 		t.Error("AcceptDefault resolved without a default")
+	}
+	if _, _, err := script.Accept(0).Resolve(nil); err == nil || !strings.Contains(err.Error(), "offers 0") {
+		t.Errorf("Accept(0) without params: err = %v, want no option offered", err)
 	}
 }
 
