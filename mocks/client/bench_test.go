@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,9 +12,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
+	"unsafe"
 
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/coder/websocket"
+	"github.com/tidwall/gjson"
 
 	"github.com/acpconform/acpconform/internal/gate"
 	"github.com/acpconform/acpconform/mocks/client"
@@ -26,9 +30,15 @@ import (
 // the same request frame and reads one answer frame, over three transports,
 // against three responders:
 //
-//	Echo   a minimal NDJSON (or text-frame) echo of fixed answer bytes: the floor
-//	SDK    a bare acp-go-sdk client answering elicitation/create
-//	Mock   the mock client, answering by index from the request's own schema
+//	Echo     a minimal NDJSON (or text-frame) echo of fixed answer bytes: the floor
+//	Minimal  the least a responder that reads what it answers can do: validate
+//	         the frame, look up its id and the picked option's const, build the
+//	         answer; the floor for any JSON-RPC peer
+//	SDK      a bare acp-go-sdk client answering elicitation/create
+//	Mock     the mock client, answering by index from the request's own schema
+//
+// Every transport is closed when benchDeadline passes, so a responder that
+// stops answering fails the benchmark instead of hanging it.
 //
 // Run: go test -run '^$' -bench . -benchmem ./mocks/client/
 
@@ -48,6 +58,9 @@ var request = func() []byte {
 }()
 
 var answer = []byte(`{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"choice":"choice_1"}}}`)
+
+// benchDeadline bounds one benchmark's whole run.
+const benchDeadline = 5 * time.Minute
 
 // sender is the agent side: one request out, one answer in.
 type sender interface{ roundTrip() error }
@@ -69,6 +82,9 @@ func (s *streamSender) roundTrip() error {
 
 type wsSender struct{ c *websocket.Conn }
 
+// roundTrip waits without a context of its own: one costs the websocket
+// library a dozen allocations a call, which would raise the floor it
+// measures. closeAtDeadline bounds the wait instead.
 func (s *wsSender) roundTrip() error {
 	ctx := context.Background()
 	if err := s.c.Write(ctx, websocket.MessageText, request); err != nil {
@@ -87,6 +103,7 @@ type responder struct {
 
 var responders = []responder{
 	{"Echo", echoStream, echoWebSocket},
+	{"Minimal", minimalStream, minimalWebSocket},
 	{"SDK", func(b *testing.B, r io.Reader, w io.Writer) { sdkClient(b, r, w) }, func(b *testing.B, c *websocket.Conn) {
 		s := wire.NewSDKStream(wire.NewWebSocket(c, wire.Options{}))
 		sdkClient(b, s, s)
@@ -122,6 +139,54 @@ func echoWebSocket(b *testing.B, c *websocket.Conn) {
 	}()
 }
 
+// minimalAnswer is what the Minimal responder does to a frame.
+func minimalAnswer(frame []byte) ([]byte, error) {
+	if !gjson.ValidBytes(frame) {
+		return nil, errors.New("invalid JSON")
+	}
+	doc := unsafe.String(&frame[0], len(frame))
+	out := make([]byte, 0, 128)
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, gjson.Get(doc, "id").Raw...)
+	out = append(out, `,"result":{"action":"accept","content":{"choice":`...)
+	out = append(out, gjson.Get(doc, "params.requestedSchema.properties.choice.oneOf.1.const").Raw...)
+	return append(out, "}}}"...), nil
+}
+
+func minimalStream(b *testing.B, r io.Reader, w io.Writer) {
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			out, err := minimalAnswer(sc.Bytes())
+			if err != nil {
+				return
+			}
+			if _, err := w.Write(append(out, '\n')); err != nil {
+				return
+			}
+		}
+	}()
+}
+
+func minimalWebSocket(b *testing.B, c *websocket.Conn) {
+	go func() {
+		for {
+			_, frame, err := c.Read(context.Background())
+			if err != nil {
+				return
+			}
+			out, err := minimalAnswer(frame)
+			if err != nil {
+				return
+			}
+			if err := c.Write(context.Background(), websocket.MessageText, out); err != nil {
+				return
+			}
+		}
+	}()
+}
+
 type benchClient struct{ acp.Client }
 
 func (benchClient) UnstableCreateElicitation(context.Context, acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
@@ -145,7 +210,9 @@ func inMemory(b *testing.B, resp responder) sender {
 	clientIn, toClient := io.Pipe()
 	fromClient, clientOut := io.Pipe()
 	resp.stream(b, clientIn, clientOut)
-	b.Cleanup(func() { toClient.Close(); fromClient.Close() })
+	closeAll := func() { toClient.Close(); fromClient.Close() }
+	closeAtDeadline(b, closeAll)
+	b.Cleanup(closeAll)
 	return newStreamSender(toClient, fromClient)
 }
 
@@ -159,7 +226,9 @@ func osPipes(b *testing.B, resp responder) sender {
 		b.Fatal(err)
 	}
 	resp.stream(b, clientIn, clientOut)
-	b.Cleanup(func() { toClient.Close(); fromClient.Close(); clientIn.Close(); clientOut.Close() })
+	closeAll := func() { toClient.Close(); fromClient.Close(); clientIn.Close(); clientOut.Close() }
+	closeAtDeadline(b, closeAll)
+	b.Cleanup(closeAll)
 	return newStreamSender(toClient, fromClient)
 }
 
@@ -177,8 +246,18 @@ func loopbackWebSocket(b *testing.B, resp responder) sender {
 	if err != nil {
 		b.Fatal(err)
 	}
+	closeAtDeadline(b, func() { c.CloseNow() })
 	b.Cleanup(func() { c.CloseNow(); srv.Close() })
 	return &wsSender{c: c}
+}
+
+// closeAtDeadline closes a transport when benchDeadline passes, which ends
+// any read waiting on it: a read on a pipe cannot wait on a context, and a
+// context per WebSocket read would cost more than the floor it measures.
+func closeAtDeadline(b *testing.B, closeAll func()) {
+	ctx, cancel := context.WithTimeout(context.Background(), benchDeadline)
+	stop := context.AfterFunc(ctx, closeAll)
+	b.Cleanup(func() { stop(); cancel() })
 }
 
 func newStreamSender(w io.Writer, r io.Reader) sender {
