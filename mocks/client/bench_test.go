@@ -102,8 +102,8 @@ type responder struct {
 }
 
 var responders = []responder{
-	{"Echo", echoStream, echoWebSocket},
-	{"Minimal", minimalStream, minimalWebSocket},
+	{"Echo", streamResponder(echoAnswer), wsResponder(echoAnswer)},
+	{"Minimal", streamResponder(minimalAnswer), wsResponder(minimalAnswer)},
 	{"SDK", func(b *testing.B, r io.Reader, w io.Writer) { sdkClient(b, r, w) }, func(b *testing.B, c *websocket.Conn) {
 		s := wire.NewSDKStream(wire.NewWebSocket(c, wire.Options{}))
 		sdkClient(b, s, s)
@@ -113,31 +113,8 @@ var responders = []responder{
 	}},
 }
 
-func echoStream(b *testing.B, r io.Reader, w io.Writer) {
-	go func() {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(nil, 1<<20)
-		line := append(answer[:len(answer):len(answer)], '\n')
-		for sc.Scan() {
-			if _, err := w.Write(line); err != nil {
-				return
-			}
-		}
-	}()
-}
-
-func echoWebSocket(b *testing.B, c *websocket.Conn) {
-	go func() {
-		for {
-			if _, _, err := c.Read(context.Background()); err != nil {
-				return
-			}
-			if err := c.Write(context.Background(), websocket.MessageText, answer); err != nil {
-				return
-			}
-		}
-	}()
-}
+// echoAnswer is what the Echo responder does to a frame: nothing.
+func echoAnswer([]byte) ([]byte, error) { return answer, nil }
 
 // minimalAnswer is what the Minimal responder does to a frame.
 func minimalAnswer(frame []byte) ([]byte, error) {
@@ -153,38 +130,47 @@ func minimalAnswer(frame []byte) ([]byte, error) {
 	return append(out, "}}}"...), nil
 }
 
-func minimalStream(b *testing.B, r io.Reader, w io.Writer) {
-	go func() {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			out, err := minimalAnswer(sc.Bytes())
-			if err != nil {
-				return
+// streamResponder answers each line with respond's message and a newline,
+// in one write.
+func streamResponder(respond func([]byte) ([]byte, error)) func(*testing.B, io.Reader, io.Writer) {
+	return func(b *testing.B, r io.Reader, w io.Writer) {
+		go func() {
+			sc := bufio.NewScanner(r)
+			sc.Buffer(nil, 1<<20)
+			var line []byte
+			for sc.Scan() {
+				out, err := respond(sc.Bytes())
+				if err != nil {
+					return
+				}
+				line = append(append(line[:0], out...), '\n')
+				if _, err := w.Write(line); err != nil {
+					return
+				}
 			}
-			if _, err := w.Write(append(out, '\n')); err != nil {
-				return
-			}
-		}
-	}()
+		}()
+	}
 }
 
-func minimalWebSocket(b *testing.B, c *websocket.Conn) {
-	go func() {
-		for {
-			_, frame, err := c.Read(context.Background())
-			if err != nil {
-				return
+// wsResponder answers each text frame with respond's message.
+func wsResponder(respond func([]byte) ([]byte, error)) func(*testing.B, *websocket.Conn) {
+	return func(b *testing.B, c *websocket.Conn) {
+		go func() {
+			for {
+				_, frame, err := c.Read(context.Background())
+				if err != nil {
+					return
+				}
+				out, err := respond(frame)
+				if err != nil {
+					return
+				}
+				if err := c.Write(context.Background(), websocket.MessageText, out); err != nil {
+					return
+				}
 			}
-			out, err := minimalAnswer(frame)
-			if err != nil {
-				return
-			}
-			if err := c.Write(context.Background(), websocket.MessageText, out); err != nil {
-				return
-			}
-		}
-	}()
+		}()
+	}
 }
 
 type benchClient struct{ acp.Client }
