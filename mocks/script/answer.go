@@ -200,7 +200,7 @@ const oneOfPath = "requestedSchema.properties.choice.oneOf"
 // once: the mock client's hot path does not build strings.
 var pickPaths = func() (paths [8]string) {
 	for i := range paths {
-		paths[i] = oneOfPath + "." + strconv.Itoa(i) + ".const"
+		paths[i] = constPath(i)
 	}
 	return paths
 }()
@@ -210,8 +210,10 @@ func pickPath(i int) string {
 	if i < len(pickPaths) {
 		return pickPaths[i]
 	}
-	return oneOfPath + "." + strconv.Itoa(i) + ".const"
+	return constPath(i)
 }
+
+func constPath(i int) string { return oneOfPath + "." + strconv.Itoa(i) + ".const" }
 
 // appendString appends s as a JSON string: by hand when it needs no
 // escaping, as every action but a deliberately strange one does.
