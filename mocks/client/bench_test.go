@@ -84,7 +84,7 @@ type wsSender struct{ c *websocket.Conn }
 
 // roundTrip waits without a context of its own: one costs the websocket
 // library a dozen allocations a call, which would raise the floor it
-// measures. closeAtDeadline bounds the wait instead.
+// measures. closeWhenDone bounds the wait instead.
 func (s *wsSender) roundTrip() error {
 	ctx := context.Background()
 	if err := s.c.Write(ctx, websocket.MessageText, request); err != nil {
@@ -196,9 +196,7 @@ func inMemory(b *testing.B, resp responder) sender {
 	clientIn, toClient := io.Pipe()
 	fromClient, clientOut := io.Pipe()
 	resp.stream(b, clientIn, clientOut)
-	closeAll := func() { toClient.Close(); fromClient.Close() }
-	closeAtDeadline(b, closeAll)
-	b.Cleanup(closeAll)
+	closeWhenDone(b, func() { toClient.Close(); fromClient.Close() })
 	return newStreamSender(toClient, fromClient)
 }
 
@@ -212,9 +210,7 @@ func osPipes(b *testing.B, resp responder) sender {
 		b.Fatal(err)
 	}
 	resp.stream(b, clientIn, clientOut)
-	closeAll := func() { toClient.Close(); fromClient.Close(); clientIn.Close(); clientOut.Close() }
-	closeAtDeadline(b, closeAll)
-	b.Cleanup(closeAll)
+	closeWhenDone(b, func() { toClient.Close(); fromClient.Close(); clientIn.Close(); clientOut.Close() })
 	return newStreamSender(toClient, fromClient)
 }
 
@@ -232,18 +228,19 @@ func loopbackWebSocket(b *testing.B, resp responder) sender {
 	if err != nil {
 		b.Fatal(err)
 	}
-	closeAtDeadline(b, func() { c.CloseNow() })
-	b.Cleanup(func() { c.CloseNow(); srv.Close() })
+	b.Cleanup(srv.Close) // after the connection closes: cleanups run last first
+	closeWhenDone(b, func() { c.CloseNow() })
 	return &wsSender{c: c}
 }
 
-// closeAtDeadline closes a transport when benchDeadline passes, which ends
-// any read waiting on it: a read on a pipe cannot wait on a context, and a
-// context per WebSocket read would cost more than the floor it measures.
-func closeAtDeadline(b *testing.B, closeAll func()) {
+// closeWhenDone closes a transport when the benchmark ends or when
+// benchDeadline passes, whichever comes first; the deadline ends any read
+// waiting on it: a read on a pipe cannot wait on a context, and a context
+// per WebSocket read would cost more than the floor it measures.
+func closeWhenDone(b *testing.B, closeAll func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), benchDeadline)
 	stop := context.AfterFunc(ctx, closeAll)
-	b.Cleanup(func() { stop(); cancel() })
+	b.Cleanup(func() { stop(); cancel(); closeAll() })
 }
 
 func newStreamSender(w io.Writer, r io.Reader) sender {
