@@ -74,8 +74,8 @@ func LoadBaseline(path string) (*Baseline, error) {
 	return &b, errors.Join(errs...)
 }
 
-// Verdict is what a run's checks mean against a baseline.
-type Verdict struct {
+// Judgement is what a run's checks mean against a baseline.
+type Judgement struct {
 	New     []Check // failed, not listed: these fail a pull request
 	Known   []Check // failed, listed
 	Stale   []Known // listed, but the check passed
@@ -83,8 +83,8 @@ type Verdict struct {
 }
 
 // Judge compares checks with the baseline; a nil baseline knows nothing.
-func (b *Baseline) Judge(checks []Check) Verdict {
-	var v Verdict
+func (b *Baseline) Judge(checks []Check) Judgement {
+	var v Judgement
 	listed := map[string]bool{}
 	if b != nil {
 		for _, k := range b.Known {
@@ -116,10 +116,10 @@ func (b *Baseline) Judge(checks []Check) Verdict {
 
 // Problems describes what fails the run: new MUST failures, stale and
 // unknown entries. SHOULD failures never fail it.
-func (v Verdict) Problems(file string) []string {
+func (v Judgement) Problems(file string) []string {
 	var out []string
 	for _, c := range v.New {
-		if c.Level != "SHOULD" {
+		if c.Must() {
 			out = append(out, fmt.Sprintf("new failure: %s %s", strings.Join(c.Rules, " "), c.Name))
 		}
 	}
@@ -130,6 +130,16 @@ func (v Verdict) Problems(file string) []string {
 		out = append(out, fmt.Sprintf("%s:%d: %q names no check of this run", file, k.line, k.Check))
 	}
 	return out
+}
+
+// reason is the baseline's reason for a known failure of check.
+func (b *Baseline) reason(check string) string {
+	for _, k := range b.Known {
+		if k.Check == check {
+			return k.Reason
+		}
+	}
+	return ""
 }
 
 // File is where the baseline was read from; "" for none.
@@ -145,7 +155,7 @@ func (b *Baseline) File() string {
 func WriteBaseline(path, subject string, checks []Check) error {
 	var b Baseline
 	for _, c := range checks {
-		if c.Failed() {
+		if c.State == StateFailed {
 			b.Known = append(b.Known, Known{Check: c.Name, Reason: "TODO: say why " + strings.Join(c.Rules, " ") + " fails"})
 		}
 	}

@@ -1,6 +1,8 @@
-// Package reports turns the one Ginkgo report of a catalogue run into what
-// people and CI read: JUnit XML (Ginkgo's own reporter), a JSON report, a
-// Markdown summary fit for a CI job summary, and the exit code.
+// Package reports turns a catalogue run into what people and CI read: JUnit
+// XML, a JSON report and a Markdown summary fit for a CI job summary, all
+// from one [Run], and the verdict that decides the exit code. A run that
+// could not start or was interrupted is a Run too, so CI always has a
+// report that says what happened.
 package reports
 
 import (
@@ -10,6 +12,8 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/acpconform/acpconform/internal/elide"
 )
 
 // Report entry names the catalogue attaches to specs.
@@ -17,31 +21,130 @@ const (
 	EntryRules       = "contract"    // the CONTRACT IDs a spec checks, comma-separated
 	EntryTranscript  = "transcript"  // the wire transcript, on failure
 	EntryDiagnostics = "diagnostics" // the subject's stderr, on failure
+	EntryProcess     = "process"     // how the subject's process ended, when it died during the check
 )
 
-// Check is one spec of a run, as reports show it.
+// Bounds on what a report keeps of text a subject controls; the rest is
+// elided with its size.
+const (
+	MaxFailure    = 16 << 10 // a failure's reason
+	MaxTranscript = 64 << 10 // the end of a transcript
+	MaxStderr     = 16 << 10 // the end of a subject's stderr
+)
+
+// Check states.
+const (
+	StatePassed      = "passed"
+	StateFailed      = "failed"      // failed, panicked or timed out
+	StateInterrupted = "interrupted" // the check that was running when the run was interrupted
+	StateSkipped     = "skipped"     // selected but not run: its reason says why
+	StateDeselected  = "deselected"  // left out by --id or --label-filter
+)
+
+// Check is one check of a run, as reports show it.
 type Check struct {
 	Name        string   `json:"name"`
 	Area        string   `json:"area"`
 	Rules       []string `json:"rules"`
 	Level       string   `json:"level"` // MUST or SHOULD
 	Role        string   `json:"role"`  // agent, client or relay
-	State       string   `json:"state"` // passed, failed, skipped, pending
+	State       string   `json:"state"` // passed, failed, interrupted, skipped, deselected
 	Seconds     float64  `json:"seconds"`
 	Failure     string   `json:"failure,omitempty"`
+	SkipReason  string   `json:"skipReason,omitempty"`
+	Known       string   `json:"known,omitempty"` // the baseline's reason for a known failure
 	Location    string   `json:"location,omitempty"`
+	Process     string   `json:"process,omitempty"` // how the subject's process ended, when it died during the check
 	Transcript  string   `json:"transcript,omitempty"`
 	Diagnostics string   `json:"diagnostics,omitempty"`
 }
 
 // Failed reports whether the check failed in any way (failed, panicked,
-// timed out, interrupted, aborted).
-func (c Check) Failed() bool { return c.State == "failed" }
+// timed out, interrupted).
+func (c Check) Failed() bool { return c.State == StateFailed || c.State == StateInterrupted }
 
-// Checks lists the specs of a report, in the order they ran (skipped ones
-// by their place in the tree).
-func Checks(r types.Report) []Check {
-	var out []Check
+// Ran reports whether the check ran to a verdict of its own.
+func (c Check) Ran() bool { return c.State == StatePassed || c.State == StateFailed }
+
+// Must reports whether the check decides conformance.
+func (c Check) Must() bool { return c.Level != "SHOULD" }
+
+// Run is one run of the catalogue, whatever became of it.
+type Run struct {
+	Subject  string
+	Version  string // of acpconform
+	Contract string // the contract revision
+	Verdict  Verdict
+	Reason   string // one line: why the verdict
+	Seconds  float64
+	Checks   []Check
+	// Problems lists what fails the run, a line each: new failures, stale
+	// baseline entries, a broken run.
+	Problems []string
+}
+
+// Verdict is what a run means.
+type Verdict string
+
+// The verdicts, each with its own exit code (see [Verdict.ExitCode]).
+const (
+	Conformant     Verdict = "conformant"
+	NotConformant  Verdict = "not conformant"
+	CouldNotRun    Verdict = "could not run"
+	NothingChecked Verdict = "nothing checked"
+	Interrupted    Verdict = "interrupted"
+)
+
+// Exit codes of the verdicts; usage errors (2) and output errors (6) are
+// the CLI's own.
+const (
+	ExitConformant     = 0
+	ExitNotConformant  = 1
+	ExitUsage          = 2
+	ExitCouldNotRun    = 3
+	ExitNothingChecked = 4
+	ExitInterrupted    = 5
+	ExitOutput         = 6
+)
+
+// ExitCode is the process exit code of a verdict.
+func (v Verdict) ExitCode() int {
+	switch v {
+	case Conformant:
+		return ExitConformant
+	case CouldNotRun:
+		return ExitCouldNotRun
+	case NothingChecked:
+		return ExitNothingChecked
+	case Interrupted:
+		return ExitInterrupted
+	}
+	return ExitNotConformant
+}
+
+// Headline says the verdict about subject in a few words: "my-agent is
+// conformant", "nothing was checked of my-agent".
+func (r Run) Headline() string {
+	switch r.Verdict {
+	case Conformant:
+		return r.Subject + " is conformant"
+	case NotConformant:
+		return r.Subject + " is NOT conformant"
+	case CouldNotRun:
+		return r.Subject + " could not run"
+	case NothingChecked:
+		return "nothing was checked of " + r.Subject
+	case Interrupted:
+		return "the run against " + r.Subject + " was interrupted"
+	}
+	return r.Subject + ": " + string(r.Verdict)
+}
+
+// FromGinkgo reads the checks of a Ginkgo report. selected says which
+// checks the run's filters selected; nil selects all. interrupted says
+// the run was stopped, so that checks it did not reach say so.
+func FromGinkgo(r types.Report, subject string, selected func(labels []string) bool, interrupted bool) Run {
+	run := Run{Subject: subject, Seconds: r.RunTime.Seconds()}
 	for _, s := range r.SpecReports {
 		if s.LeafNodeType != types.NodeTypeIt {
 			continue
@@ -49,7 +152,6 @@ func Checks(r types.Report) []Check {
 		c := Check{
 			Name:     s.FullText(),
 			Seconds:  s.RunTime.Seconds(),
-			State:    state(s.State),
 			Location: s.LeafNodeLocation.String(),
 		}
 		for _, l := range s.Labels() {
@@ -68,11 +170,30 @@ func Checks(r types.Report) []Check {
 				c.Area = value
 			}
 		}
+		switch {
+		case s.State == types.SpecStatePassed:
+			c.State = StatePassed
+		case s.State == types.SpecStateSkipped || s.State == types.SpecStatePending:
+			c.State, c.SkipReason = StateSkipped, s.Failure.Message
+			switch {
+			case selected != nil && !selected(s.Labels()):
+				c.State, c.SkipReason = StateDeselected, ""
+			case c.SkipReason == "" && interrupted:
+				c.SkipReason = "not run: the run was interrupted"
+			case c.SkipReason == "":
+				c.SkipReason = "not run"
+			}
+		case s.State == types.SpecStateInterrupted:
+			c.State = StateInterrupted
+		default:
+			c.State = StateFailed
+		}
 		if s.State.Is(types.SpecStateFailureStates) {
 			c.Failure = s.Failure.Message
 			if s.Failure.ForwardedPanic != "" {
 				c.Failure += ": " + s.Failure.ForwardedPanic
 			}
+			c.Failure = elide.Head(c.Failure, MaxFailure)
 			if s.Failure.Location.FileName != "" {
 				c.Location = s.Failure.Location.String()
 			}
@@ -80,35 +201,28 @@ func Checks(r types.Report) []Check {
 		for _, e := range s.ReportEntries {
 			switch e.Name {
 			case EntryTranscript:
-				c.Transcript = e.StringRepresentation()
+				c.Transcript = elide.Tail(e.StringRepresentation(), MaxTranscript)
 			case EntryDiagnostics:
-				c.Diagnostics = e.StringRepresentation()
+				c.Diagnostics = elide.Tail(e.StringRepresentation(), MaxStderr)
+			case EntryProcess:
+				c.Process = elide.Head(e.StringRepresentation(), MaxFailure)
 			}
 		}
-		out = append(out, c)
+		run.Checks = append(run.Checks, c)
 	}
-	return out
-}
-
-func state(s types.SpecState) string {
-	switch {
-	case s == types.SpecStatePassed:
-		return "passed"
-	case s == types.SpecStatePending:
-		return "pending"
-	case s == types.SpecStateSkipped:
-		return "skipped"
-	default:
-		return "failed"
-	}
+	return run
 }
 
 // Totals counts checks by state.
 type Totals struct {
-	Passed     int `json:"passed"`
-	Failed     int `json:"failed"`
-	MustFailed int `json:"mustFailed"` // failed checks of MUST rules: these decide conformance
-	Skipped    int `json:"skipped"`    // skipped and pending: never counted as passed
+	Passed      int `json:"passed"`
+	Failed      int `json:"failed"`     // failed and interrupted
+	MustFailed  int `json:"mustFailed"` // failed checks of MUST rules: these decide conformance
+	Known       int `json:"known"`      // failed, and listed in the baseline
+	Skipped     int `json:"skipped"`    // selected, not run: never counted as passed
+	Deselected  int `json:"deselected"` // left out by the run's filters
+	MustRan     int `json:"mustRan"`    // MUST checks that ran to a verdict
+	Interrupted int `json:"interrupted"`
 }
 
 // Count totals a list of checks.
@@ -116,21 +230,33 @@ func Count(checks []Check) Totals {
 	var t Totals
 	for _, c := range checks {
 		switch c.State {
-		case "passed":
+		case StatePassed:
 			t.Passed++
-		case "failed":
+		case StateFailed, StateInterrupted:
 			t.Failed++
-			if c.Level != "SHOULD" {
+			if c.Must() {
 				t.MustFailed++
 			}
+			if c.Known != "" {
+				t.Known++
+			}
+			if c.State == StateInterrupted {
+				t.Interrupted++
+			}
+		case StateDeselected:
+			t.Deselected++
 		default:
 			t.Skipped++
+		}
+		if c.Ran() && c.Must() {
+			t.MustRan++
 		}
 	}
 	return t
 }
 
-// ByArea groups checks by contract area, areas sorted as given.
+// ByArea groups checks by contract area, areas sorted as given, leaving
+// out deselected checks.
 func ByArea(checks []Check, order []string) []Area {
 	index := map[string]int{}
 	for i, a := range order {
@@ -138,6 +264,9 @@ func ByArea(checks []Check, order []string) []Area {
 	}
 	groups := map[string]*Area{}
 	for _, c := range checks {
+		if c.State == StateDeselected {
+			continue
+		}
 		g := groups[c.Area]
 		if g == nil {
 			g = &Area{Name: c.Area}
@@ -171,37 +300,99 @@ type Area struct {
 	Checks []Check
 }
 
-// ExitCode decides a run's exit code without a baseline: see Decide.
-func ExitCode(r types.Report) int {
-	code, _ := Decide(r, nil)
-	return code
+// StartUp is the one check of a run that could not start: the diagnosis of
+// the subject's start as a failure, so that every report says why.
+func StartUp(subject, role, diagnosis string) Check {
+	does := map[string]string{"client": "sends", "relay": "relays"}[role]
+	if does == "" {
+		does = "answers"
+	}
+	return Check{
+		Name:    "start-up: " + subject + " starts and " + does + " initialize",
+		Area:    "start-up",
+		Level:   "MUST",
+		Role:    role,
+		State:   StateFailed,
+		Failure: elide.Head(diagnosis, MaxFailure),
+	}
 }
 
-// Decide is the one place that decides a run's exit code: 1 when a MUST
-// check failed that the baseline does not list, when a baseline entry is
-// stale or names no check, or when the run itself broke (a suite node
-// failed, an interrupt); 0 otherwise. SHOULD failures and skips never
-// change it. It also says why, a line a reason.
-func Decide(r types.Report, b *Baseline) (int, []string) {
-	problems := b.Judge(Checks(r)).Problems(b.File())
-	if suiteBroke(r) {
-		problems = append(problems, "the run itself did not complete")
+// Decide settles the run's verdict and reason. It is the one place that
+// does: interrupted when interruption is set (it says how); could not run
+// when the run's verdict already says so; not conformant when a MUST check
+// failed that the baseline does not list, a baseline entry is stale or
+// names no check, or the run itself broke; nothing checked when no MUST
+// check ran; conformant otherwise. SHOULD failures never change it. It
+// marks the known failures and fills Problems.
+func Decide(run *Run, b *Baseline, interruption string, broke bool) {
+	v := b.Judge(run.Checks)
+	known := map[string]string{}
+	for _, k := range v.Known {
+		known[k.Name] = b.reason(k.Name)
 	}
-	if len(problems) > 0 {
-		return 1, problems
-	}
-	return 0, nil
-}
-
-// suiteBroke reports a failure outside the specs: a suite-level node that
-// failed, or an interrupted run.
-func suiteBroke(r types.Report) bool {
-	for _, s := range r.SpecReports {
-		if s.LeafNodeType != types.NodeTypeIt && s.State.Is(types.SpecStateFailureStates) {
-			return true
+	for i := range run.Checks {
+		if r, ok := known[run.Checks[i].Name]; ok {
+			run.Checks[i].Known = r
 		}
 	}
-	return r.SpecialSuiteFailureReasons != nil && len(r.SpecialSuiteFailureReasons) > 0
+	run.Problems = v.Problems(b.File())
+	if run.Verdict == CouldNotRun {
+		run.Problems = nil // its one check says it all
+	}
+	if broke {
+		run.Problems = append(run.Problems, "the run itself did not complete")
+	}
+	t := Count(run.Checks)
+	switch {
+	case interruption != "":
+		run.Verdict, run.Reason = Interrupted, interruption
+	case run.Verdict == CouldNotRun:
+	case len(run.Problems) > 0:
+		run.Verdict = NotConformant
+		run.Reason = fmt.Sprintf("%d MUST %s failed", t.MustFailed-t.Known, plural(t.MustFailed-t.Known, "check", "checks"))
+		if t.MustFailed-t.Known == 0 {
+			run.Reason = run.Problems[0]
+		}
+	case t.MustRan == 0:
+		run.Verdict, run.Reason = NothingChecked, nothingChecked(run.Checks, t)
+	default:
+		run.Verdict = Conformant
+		passed := t.MustRan - t.MustFailed
+		run.Reason = fmt.Sprintf("%d MUST %s passed", passed, plural(passed, "check", "checks"))
+		if t.Known > 0 {
+			run.Reason += fmt.Sprintf(", %d known %s in the baseline", t.Known, plural(t.Known, "failure", "failures"))
+		}
+	}
+}
+
+// nothingChecked says why no MUST check ran.
+func nothingChecked(checks []Check, t Totals) string {
+	switch {
+	case len(checks) == 0:
+		return "the catalogue has no check for this subject"
+	case t.Deselected == len(checks):
+		return fmt.Sprintf("no check matches the selection (%d checks deselected)", t.Deselected)
+	case t.Passed+t.Failed > 0:
+		return "only SHOULD checks ran; no MUST check did"
+	}
+	reasons := map[string]int{}
+	best := ""
+	for _, c := range checks {
+		if c.State == StateSkipped {
+			reasons[c.SkipReason]++
+			if reasons[c.SkipReason] > reasons[best] {
+				best = c.SkipReason
+			}
+		}
+	}
+	return fmt.Sprintf("every selected check was skipped (%d): %s", t.Skipped, best)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }

@@ -61,45 +61,133 @@ func sample() types.Report {
 	}
 }
 
-func TestChecksCountAndExitCode(t *testing.T) {
+// run reads sample() as the CLI does, selecting every check.
+func run(r types.Report) reports.Run {
+	return reports.FromGinkgo(r, "sample", nil, false)
+}
+
+func TestFromGinkgoReadsEveryState(t *testing.T) {
 	r := sample()
-	checks := reports.Checks(r)
-	if len(checks) != 5 {
-		t.Fatalf("%d checks, want 5", len(checks))
+	r.SpecReports = append(r.SpecReports,
+		spec("VAL: arguments", "refuses a blank question", types.SpecStateSkipped, labels("VAL-1", "MUST"), ""),
+		spec("DEP: plain values", "warns once", types.SpecStateInterrupted, labels("DEP-1", "MUST"), "Interrupted by User"),
+		spec("TOK: reading", "reads a huge answer", types.SpecStateFailed, labels("TOK-1", "MUST"), "got "+strings.Repeat("1", 1<<20)),
+	)
+	r.SpecReports[3].Failure = types.Failure{Message: "needs the reference's Go API"}
+	notVAL := func(labels []string) bool { return !strings.Contains(strings.Join(labels, " "), "rule:VAL-1") }
+	checks := reports.FromGinkgo(r, "sample", notVAL, true).Checks
+	if len(checks) != 8 {
+		t.Fatalf("%d checks, want 8", len(checks))
 	}
 	c := checks[1]
 	if c.Name != "TOK: reading refuses choice_01" || c.Area != "TOK" || c.Level != "MUST" || c.Role != "agent" ||
 		strings.Join(c.Rules, ",") != "TOK-2" || !c.Failed() || c.Transcript == "" || c.Diagnostics != "panic: boom" || c.Location != "tok.go:42" {
 		t.Errorf("check = %+v", c)
 	}
-	if checks[4].State != "failed" {
-		t.Errorf("a panicked spec is %q, want failed", checks[4].State)
+	for i, want := range []string{"passed", "failed", "failed", "skipped", "failed", "deselected", "interrupted", "failed"} {
+		if checks[i].State != want {
+			t.Errorf("check %d %q is %s, want %s", i, checks[i].Name, checks[i].State, want)
+		}
+	}
+	if checks[3].SkipReason != "needs the reference's Go API" {
+		t.Errorf("skip reason %q", checks[3].SkipReason)
+	}
+	if huge := checks[7].Failure; len(huge) > reports.MaxFailure+64 || !strings.Contains(huge, "[1048580 bytes in all]") {
+		t.Errorf("a 1 MB failure is kept as %d bytes, ending %q", len(huge), huge[len(huge)-40:])
 	}
 	got := reports.Count(checks)
-	if want := (reports.Totals{Passed: 1, Failed: 3, MustFailed: 2, Skipped: 1}); got != want {
+	if want := (reports.Totals{Passed: 1, Failed: 5, MustFailed: 4, Skipped: 1, Deselected: 1, MustRan: 4, Interrupted: 1}); got != want {
 		t.Errorf("Count = %+v, want %+v", got, want)
-	}
-	if code := reports.ExitCode(r); code != 1 {
-		t.Errorf("ExitCode = %d with MUST failures, want 1", code)
-	}
-	r.SpecReports = r.SpecReports[2:4] // a SHOULD failure and a skip
-	if code := reports.ExitCode(r); code != 0 {
-		t.Errorf("ExitCode = %d with only a SHOULD failure and a skip, want 0", code)
-	}
-	r.SpecReports = append(r.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStateFailed})
-	if code := reports.ExitCode(r); code != 1 {
-		t.Errorf("ExitCode = %d after a failed BeforeSuite, want 1", code)
 	}
 }
 
-// TestJUnitReadsBackTheSame reads Ginkgo's JUnit output with an independent
-// parser and finds the report's counts, names, failures and CONTRACT IDs.
-func TestJUnitReadsBackTheSame(t *testing.T) {
+func TestDecideTheVerdict(t *testing.T) {
+	only := func(i ...int) reports.Run {
+		all := sample()
+		var r types.Report
+		for _, n := range i {
+			r.SpecReports = append(r.SpecReports, all.SpecReports[n])
+		}
+		return run(r)
+	}
+	for _, tc := range []struct {
+		name         string
+		run          reports.Run
+		interruption string
+		broke        bool
+		want         reports.Verdict
+		code         int
+		reason       string
+	}{
+		{"a MUST failure", only(0, 1), "", false, reports.NotConformant, 1, "1 MUST check failed"},
+		{"a SHOULD failure and a skip beside a pass", only(0, 2, 3), "", false, reports.Conformant, 0, "1 MUST check passed"},
+		{"a broken run", only(0), "", true, reports.NotConformant, 1, "the run itself did not complete"},
+		{"only skips", only(3), "", false, reports.NothingChecked, 4, "every selected check was skipped (1): "},
+		{"only a SHOULD check", only(2), "", false, reports.NothingChecked, 4, "only SHOULD checks ran"},
+		{"no checks", only(), "", false, reports.NothingChecked, 4, "no check for this subject"},
+		{"interrupted", only(0, 1), "interrupted by SIGINT", false, reports.Interrupted, 5, "interrupted by SIGINT"},
+	} {
+		r := tc.run
+		reports.Decide(&r, nil, tc.interruption, tc.broke)
+		if r.Verdict != tc.want || r.Verdict.ExitCode() != tc.code || !strings.Contains(r.Reason, tc.reason) {
+			t.Errorf("%s: %s (%d) because %q; want %s (%d) because %q", tc.name, r.Verdict, r.Verdict.ExitCode(), r.Reason, tc.want, tc.code, tc.reason)
+		}
+	}
+
+	deselected := run(sample())
+	for i := range deselected.Checks {
+		deselected.Checks[i].State = reports.StateDeselected
+	}
+	reports.Decide(&deselected, nil, "", false)
+	if deselected.Verdict != reports.NothingChecked || !strings.Contains(deselected.Reason, "no check matches the selection (5 checks deselected)") {
+		t.Errorf("all deselected: %s because %q", deselected.Verdict, deselected.Reason)
+	}
+
+	couldNot := reports.Run{Subject: "x", Verdict: reports.CouldNotRun, Reason: "it exited", Checks: []reports.Check{reports.StartUp("x", "agent", "it exited with status 5")}}
+	reports.Decide(&couldNot, nil, "", false)
+	if couldNot.Verdict != reports.CouldNotRun || couldNot.Verdict.ExitCode() != 3 || couldNot.Reason != "it exited" {
+		t.Errorf("could not run became %s because %q", couldNot.Verdict, couldNot.Reason)
+	}
+}
+
+func TestDecideWithABaseline(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "b.yaml")
+	os.WriteFile(path, []byte("known:\n  - check: \"TOK: reading refuses choice_01\"\n    reason: we accept choice_01 until 2.0\n  - check: \"RTE: routes ends on close\"\n    reason: \"tracked in #7\"\n"), 0o644)
+	b, err := reports.LoadBaseline(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(sample())
+	reports.Decide(&r, b, "", false)
+	if r.Verdict != reports.Conformant || r.Checks[1].Known != "we accept choice_01 until 2.0" || r.Checks[4].Known != "tracked in #7" {
+		t.Errorf("known failures only: %s because %q; known %q, %q", r.Verdict, r.Reason, r.Checks[1].Known, r.Checks[4].Known)
+	}
+	if !strings.Contains(r.Reason, "2 known failures in the baseline") {
+		t.Errorf("reason %q does not count the known failures", r.Reason)
+	}
+
+	fixed := sample()
+	fixed.SpecReports[1].State, fixed.SpecReports[1].Failure = types.SpecStatePassed, types.Failure{}
+	r = run(fixed)
+	reports.Decide(&r, b, "", false)
+	if r.Verdict != reports.NotConformant || len(r.Problems) != 1 || !strings.Contains(r.Problems[0], "stale") {
+		t.Errorf("a fixed known failure: %s, problems %q", r.Verdict, r.Problems)
+	}
+}
+
+// TestJUnitReadsBack reads the JUnit output with an independent parser and
+// finds the run's counts, names, classnames, failures and CONTRACT IDs.
+func TestJUnitReadsBack(t *testing.T) {
 	dir := t.TempDir()
 	paths := reports.Paths{JUnit: filepath.Join(dir, "junit.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "s.md")}
-	r := sample()
-	if err := reports.Write(r, "sample", []string{"TOK", "FB", "RTE", "CLI"}, paths); err != nil {
-		t.Fatal(err)
+	r := run(sample())
+	r.Version, r.Contract = "v9.9.9", "2"
+	r.Checks = append(r.Checks, reports.Check{Name: "VAL: deselected", Area: "VAL", State: reports.StateDeselected})
+	reports.Decide(&r, nil, "", false)
+	written, err := reports.Write(r, []string{"TOK", "FB", "RTE", "CLI"}, paths)
+	if err != nil || len(written) != 3 {
+		t.Fatalf("Write = %v, %v", written, err)
 	}
 	suites, err := junit.IngestFile(paths.JUnit)
 	if err != nil {
@@ -109,26 +197,30 @@ func TestJUnitReadsBackTheSame(t *testing.T) {
 		t.Fatalf("%d suites", len(suites))
 	}
 	s := suites[0]
-	checks := reports.Checks(r)
-	want := reports.Count(checks)
-	if s.Totals.Tests != len(checks) || s.Totals.Failed+s.Totals.Error != want.Failed || s.Totals.Skipped != want.Skipped || s.Totals.Passed != want.Passed {
-		t.Errorf("JUnit totals %+v, report %+v", s.Totals, want)
+	if s.Totals.Tests != 5 || s.Totals.Failed+s.Totals.Error != 3 || s.Totals.Skipped != 1 || s.Totals.Passed != 1 {
+		t.Errorf("JUnit totals %+v; the deselected check must be left out", s.Totals)
+	}
+	if s.Properties["acpconform.version"] != "v9.9.9" || s.Properties["contract.revision"] != "2" || s.Properties["verdict"] != "not conformant" {
+		t.Errorf("suite properties %v", s.Properties)
 	}
 	byName := map[string]junit.Test{}
 	for _, tc := range s.Tests {
 		byName[tc.Name] = tc
 	}
-	for _, c := range checks {
-		var tc junit.Test
-		found := false
-		for name, candidate := range byName {
-			if strings.Contains(name, c.Name) {
-				tc, found = candidate, true
+	for _, c := range r.Checks {
+		tc, found := byName[c.Name]
+		if c.State == reports.StateDeselected {
+			if found {
+				t.Errorf("deselected %q is a testcase", c.Name)
 			}
+			continue
 		}
 		if !found {
 			t.Errorf("no JUnit testcase for %q", c.Name)
 			continue
+		}
+		if tc.Classname != "acpconform."+c.Area {
+			t.Errorf("%q: classname %q", c.Name, tc.Classname)
 		}
 		if failed := tc.Status == junit.StatusFailed || tc.Status == junit.StatusError; failed != c.Failed() {
 			t.Errorf("%q: JUnit status %s, report state %s", c.Name, tc.Status, c.State)
@@ -137,20 +229,34 @@ func TestJUnitReadsBackTheSame(t *testing.T) {
 			t.Errorf("%q: JUnit failure %v, report %q", c.Name, tc.Error, c.Failure)
 		}
 	}
-	// go-junit reads no testcase properties; read those with encoding/xml.
-	props := testcaseProperties(t, paths.JUnit)
-	for _, c := range checks[:2] {
-		if got := props[c.Name][reports.EntryRules]; got != `"`+strings.Join(c.Rules, ", ")+`"` {
-			t.Errorf("%q: JUnit property %s = %s, want its IDs %v", c.Name, reports.EntryRules, got, c.Rules)
-		}
+	if got := byName["TOK: reading refuses choice_01"]; got.SystemOut != "+0.0001s -> {}\n+0.0002s <- {}" || got.SystemErr != "panic: boom" {
+		t.Errorf("transcript and stderr: out %q, err %q", got.SystemOut, got.SystemErr)
 	}
-	if got := props["TOK: reading refuses choice_01"][reports.EntryTranscript]; !strings.Contains(got, `+0.0001s -\u003e {}`) && !strings.Contains(got, "+0.0001s -> {}") {
-		t.Errorf("the failure's transcript is not a JUnit property: %q", got)
+	props := testcaseProperties(t, paths.JUnit)
+	if got := props["TOK: reading refuses choice_01"][reports.EntryRules]; got != "TOK-2" {
+		t.Errorf("JUnit property %s = %q, want TOK-2", reports.EntryRules, got)
 	}
 }
 
-// testcaseProperties maps each testcase (by its name before the labels) to
-// its properties.
+func TestJUnitReportsKnownFailuresAsSkipped(t *testing.T) {
+	r := run(sample())
+	r.Checks[1].Known = "we accept choice_01 until 2.0"
+	var buf bytes.Buffer
+	if err := reports.WriteJUnit(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	suites, err := junit.Ingest(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range suites[0].Tests {
+		if tc.Name == r.Checks[1].Name && (tc.Status != junit.StatusSkipped || !strings.Contains(tc.Message, "known failure: we accept choice_01")) {
+			t.Errorf("a known failure in JUnit: %s %q", tc.Status, tc.Message)
+		}
+	}
+}
+
+// testcaseProperties maps each testcase to its properties.
 func testcaseProperties(t *testing.T, path string) map[string]map[string]string {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -174,10 +280,9 @@ func testcaseProperties(t *testing.T, path string) map[string]map[string]string 
 	out := map[string]map[string]string{}
 	for _, s := range doc.Suites {
 		for _, c := range s.Cases {
-			name, _, _ := strings.Cut(c.Name, " [")
-			out[name] = map[string]string{}
+			out[c.Name] = map[string]string{}
 			for _, p := range c.Props {
-				out[name][p.Name] = p.Value
+				out[c.Name][p.Name] = p.Value
 			}
 		}
 	}
@@ -185,30 +290,35 @@ func testcaseProperties(t *testing.T, path string) map[string]map[string]string 
 }
 
 func TestJSONAndMarkdown(t *testing.T) {
-	r := sample()
+	r := run(sample())
+	r.Checks[1].Process = "was killed by signal SIGSEGV (segmentation fault)"
+	reports.Decide(&r, nil, "", false)
 	var buf bytes.Buffer
-	if err := reports.WriteJSON(&buf, r, "sample"); err != nil {
+	if err := reports.WriteJSON(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	var doc reports.JSON
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Acpconform != 1 || doc.Subject != "sample" || doc.Succeeded || doc.Totals.MustFailed != 2 || len(doc.Checks) != 5 {
+	if doc.Acpconform != 2 || doc.Subject != "sample" || doc.Succeeded || doc.Verdict != reports.NotConformant || doc.Reason != "2 MUST checks failed" ||
+		doc.Totals.MustFailed != 2 || len(doc.Checks) != 5 || doc.Checks[3].SkipReason != "not run" {
 		t.Errorf("JSON report = %+v", doc)
 	}
 	buf.Reset()
-	if err := reports.WriteMarkdown(&buf, r, "sample", []string{"TOK", "FB", "RTE", "CLI"}); err != nil {
+	if err := reports.WriteMarkdown(&buf, r, []string{"TOK", "FB", "RTE", "CLI"}); err != nil {
 		t.Fatal(err)
 	}
 	md := buf.String()
 	for _, want := range []string{
 		"## acpconform: sample is NOT conformant",
-		"1 passed, 3 failed (2 MUST), 1 skipped in 2.00s",
+		"2 MUST checks failed.",
+		"1 passed, 3 failed (2 MUST), 1 skipped, 0 deselected in 2.00s",
 		"| TOK | 1 | 1 | 0 |",
 		"| FB | 0 | 0 | 1 |",
 		"**FAILED** TOK-2 MUST `TOK: reading refuses choice_01`",
 		"    the subject reported accepted",
+		"The subject's process was killed by signal SIGSEGV (segmentation fault).",
 		"<details><summary>transcript</summary>",
 		"**FAILED** CLI-4 SHOULD",
 	} {
@@ -221,13 +331,60 @@ func TestJSONAndMarkdown(t *testing.T) {
 	}
 }
 
+func TestACouldNotRunRunHasReportsThatSayWhy(t *testing.T) {
+	r := reports.Run{Subject: "agent command ./a", Verdict: reports.CouldNotRun, Reason: "it exited with status 5 before it answered initialize",
+		Checks: []reports.Check{reports.StartUp("agent command ./a", "agent", "it exited with status 5 before it answered initialize; its stderr ends:\n  LAST-WORDS")}}
+	reports.Decide(&r, nil, "", false)
+	dir := t.TempDir()
+	paths := reports.Paths{JUnit: filepath.Join(dir, "j.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "s.md")}
+	if _, err := reports.Write(r, nil, paths); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{paths.JUnit, paths.JSON, paths.Summary} {
+		data, _ := os.ReadFile(p)
+		if !strings.Contains(string(data), "LAST-WORDS") || !strings.Contains(string(data), "could not run") {
+			t.Errorf("%s does not say why the run could not start:\n%s", p, data)
+		}
+	}
+}
+
 func TestWriteReportsEveryFailure(t *testing.T) {
 	blocked := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(blocked, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := reports.Write(sample(), "sample", nil, reports.Paths{JUnit: filepath.Join(blocked, "junit.xml"), JSON: filepath.Join(blocked, "r.json")})
-	if err == nil || !strings.Contains(err.Error(), "junit.xml") || !strings.Contains(err.Error(), "r.json") {
+	good := filepath.Join(t.TempDir(), "s.md")
+	full := t.TempDir() // a directory where the report should be
+	if st, err := os.Stat("/dev/full"); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+		full = "/dev/full" // a disk that is full
+	}
+	written, err := reports.Write(run(sample()), nil, reports.Paths{JUnit: filepath.Join(blocked, "junit.xml"), JSON: full, Summary: good})
+	if err == nil || !strings.Contains(err.Error(), "junit.xml") || !strings.Contains(err.Error(), full) {
 		t.Errorf("Write = %v, want both failures named", err)
+	}
+	if len(written) != 1 || written[0] != good {
+		t.Errorf("written = %q, want only %s", written, good)
+	}
+}
+
+func TestRemoveTakesAwayOldReports(t *testing.T) {
+	dir := t.TempDir()
+	paths := reports.Paths{JUnit: filepath.Join(dir, "j.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "none.md")}
+	os.WriteFile(paths.JUnit, []byte("old"), 0o644)
+	os.WriteFile(paths.JSON, []byte("old"), 0o644)
+	if err := paths.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{paths.JUnit, paths.JSON} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	empty := t.TempDir()
+	if err := (reports.Paths{JSON: empty}).Remove(); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("Remove of a directory in place of a report = %v", err)
+	}
+	if _, err := os.Stat(empty); err != nil {
+		t.Errorf("Remove took away a directory: %v", err)
 	}
 }

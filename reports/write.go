@@ -2,14 +2,18 @@ package reports
 
 import (
 	"encoding/json"
+	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/reporters"
-	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/acpconform/acpconform/internal/elide"
 )
 
 // Paths says where to write each report; an empty path skips that report.
@@ -19,114 +23,251 @@ type Paths struct {
 	Summary string // Markdown
 }
 
-// Write writes the reports of r. areas orders the Markdown summary.
-func Write(r types.Report, subject string, areas []string, p Paths) error {
-	var errs []string
-	do := func(path string, write func(string) error) {
-		if path == "" {
-			return
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", path, err))
-			return
-		}
-		if err := write(path); err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", path, err))
+func (p Paths) each(f func(path string, write func(io.Writer, Run, []string) error)) {
+	for _, r := range []struct {
+		path  string
+		write func(io.Writer, Run, []string) error
+	}{
+		{p.JUnit, func(w io.Writer, r Run, _ []string) error { return WriteJUnit(w, r) }},
+		{p.JSON, func(w io.Writer, r Run, _ []string) error { return WriteJSON(w, r) }},
+		{p.Summary, WriteMarkdown},
+	} {
+		if r.path != "" {
+			f(r.path, r.write)
 		}
 	}
-	do(p.JUnit, func(path string) error {
-		return reporters.GenerateJUnitReportWithConfig(r, path, reporters.JunitReportConfig{
-			OmitTimelinesForSpecState: types.SpecStatePassed | types.SpecStateSkipped | types.SpecStatePending,
-			OmitLeafNodeType:          true,
-			OmitSuiteSetupNodes:       true, // the report's own nodes are not checks
-		})
-	})
-	do(p.JSON, func(path string) error {
-		return writeFile(path, func(w io.Writer) error { return WriteJSON(w, r, subject) })
-	})
-	do(p.Summary, func(path string) error {
-		return writeFile(path, func(w io.Writer) error { return WriteMarkdown(w, r, subject, areas) })
-	})
-	if len(errs) > 0 {
-		return fmt.Errorf("writing reports: %s", strings.Join(errs, "; "))
-	}
-	return nil
 }
 
+// Remove deletes the reports at p, so that a run that stops before it
+// writes its own leaves no older verdict behind. A report that is not there
+// is no error.
+func (p Paths) Remove() error {
+	var errs []error
+	p.each(func(path string, _ func(io.Writer, Run, []string) error) {
+		st, err := os.Lstat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return
+		case err == nil && st.IsDir():
+			err = fmt.Errorf("%s is a directory, not a report", path)
+		case err == nil && st.Mode().IsRegular():
+			err = os.Remove(path)
+		case err == nil:
+			return // a device or a pipe (/dev/null, say): nothing old to remove
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("remove the old report: %w", err))
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// Write writes every report of r; areas orders the Markdown summary. It
+// returns the files it wrote, and every failure, each naming its file.
+func Write(r Run, areas []string, p Paths) (written []string, err error) {
+	var errs []error
+	p.each(func(path string, write func(io.Writer, Run, []string) error) {
+		if err := writeFile(path, func(w io.Writer) error { return write(w, r, areas) }); err != nil {
+			errs = append(errs, fmt.Errorf("write the report %s: %w", path, err))
+			return
+		}
+		written = append(written, path)
+	})
+	return written, errors.Join(errs...)
+}
+
+// writeFile writes a file in full, or reports why not; a partial file is
+// removed, so that what is there can be trusted.
 func writeFile(path string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	if st, serr := os.Lstat(path); err != nil && serr == nil && st.Mode().IsRegular() {
+		os.Remove(path) // never a device such as /dev/full
+	}
+	return err
 }
+
+// FormatVersion is the version of the JSON report's format: 2 added the
+// verdict, its reason, skip reasons, deselected checks and known failures.
+const FormatVersion = 2
 
 // JSON is the JSON report.
 type JSON struct {
-	Acpconform int     `json:"acpconform"` // the report format version
-	Subject    string  `json:"subject"`
-	Succeeded  bool    `json:"succeeded"` // no MUST check failed
-	Seconds    float64 `json:"seconds"`
-	Totals     Totals  `json:"totals"`
-	Checks     []Check `json:"checks"`
+	Acpconform int      `json:"acpconform"` // FormatVersion
+	Version    string   `json:"version,omitempty"`
+	Contract   string   `json:"contract,omitempty"`
+	Subject    string   `json:"subject"`
+	Verdict    Verdict  `json:"verdict"`
+	Reason     string   `json:"reason"`
+	Succeeded  bool     `json:"succeeded"` // the verdict is conformant
+	Seconds    float64  `json:"seconds"`
+	Totals     Totals   `json:"totals"`
+	Problems   []string `json:"problems,omitempty"`
+	Checks     []Check  `json:"checks"`
 }
 
 // WriteJSON writes the JSON report of r.
-func WriteJSON(w io.Writer, r types.Report, subject string) error {
-	checks := Checks(r)
+func WriteJSON(w io.Writer, r Run) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(JSON{
-		Acpconform: 1, Subject: subject, Succeeded: ExitCode(r) == 0,
-		Seconds: r.RunTime.Seconds(), Totals: Count(checks), Checks: checks,
+		Acpconform: FormatVersion, Version: r.Version, Contract: r.Contract,
+		Subject: r.Subject, Verdict: r.Verdict, Reason: r.Reason, Succeeded: r.Verdict == Conformant,
+		Seconds: r.Seconds, Totals: Count(r.Checks), Problems: r.Problems, Checks: r.Checks,
 	})
 }
 
-// WriteMarkdown writes a summary fit for a CI job summary: totals, a table
-// by area, then every failure with its reasons and the end of its
-// transcript.
-func WriteMarkdown(w io.Writer, r types.Report, subject string, areas []string) error {
-	checks := Checks(r)
+// WriteMarkdown writes a summary fit for a CI job summary: the verdict and
+// why, a table by area, then every failure with its reason, how the
+// subject's process ended, and the ends of its transcript and stderr.
+func WriteMarkdown(w io.Writer, r Run, areas []string) error {
+	checks := r.Checks
 	t := Count(checks)
 	var b strings.Builder
-	verdict := "conformant"
-	if ExitCode(r) != 0 {
-		verdict = "NOT conformant"
+	fmt.Fprintf(&b, "## acpconform: %s\n\n%s.\n\n", r.Headline(), r.Reason)
+	fmt.Fprintf(&b, "%d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n\n", t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, r.Seconds)
+	if groups := ByArea(checks, areas); len(groups) > 0 {
+		b.WriteString("| area | passed | failed | skipped |\n|---|---:|---:|---:|\n")
+		for _, a := range groups {
+			fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
+		}
 	}
-	fmt.Fprintf(&b, "## acpconform: %s is %s\n\n", subject, verdict)
-	fmt.Fprintf(&b, "%d passed, %d failed (%d MUST), %d skipped in %s\n\n", t.Passed, t.Failed, t.MustFailed, t.Skipped, seconds(r.RunTime))
-	b.WriteString("| area | passed | failed | skipped |\n|---|---:|---:|---:|\n")
-	for _, a := range ByArea(checks, areas) {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
+	for _, p := range r.Problems {
+		fmt.Fprintf(&b, "\n- %s", elide.Head(p, 1000))
+	}
+	if len(r.Problems) > 0 {
+		b.WriteString("\n")
 	}
 	for _, c := range checks {
 		if !c.Failed() {
 			continue
 		}
-		fmt.Fprintf(&b, "\n**FAILED** %s %s `%s`\n\n", strings.Join(c.Rules, " "), c.Level, c.Name)
-		for _, line := range strings.Split(strings.TrimSpace(c.Failure), "\n") {
+		word := "FAILED"
+		switch {
+		case c.Known != "":
+			word = "KNOWN FAILURE"
+		case c.State == StateInterrupted:
+			word = "INTERRUPTED"
+		}
+		fmt.Fprintf(&b, "\n**%s** %s %s `%s`\n\n", word, strings.Join(c.Rules, " "), c.Level, c.Name)
+		if c.Known != "" {
+			fmt.Fprintf(&b, "Known failure: %s\n\n", elide.Head(c.Known, 1000))
+		}
+		for _, line := range strings.Split(elide.Lines(strings.TrimSpace(c.Failure), 40, 400), "\n") {
 			fmt.Fprintf(&b, "    %s\n", line)
 		}
+		if c.Process != "" {
+			fmt.Fprintf(&b, "\nThe subject's process %s.\n", c.Process)
+		}
 		if c.Transcript != "" {
-			fmt.Fprintf(&b, "\n<details><summary>transcript</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Transcript, 40))
+			fmt.Fprintf(&b, "\n<details><summary>transcript</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Transcript, 40, 300))
 		}
 		if c.Diagnostics != "" {
-			fmt.Fprintf(&b, "\n<details><summary>subject stderr</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Diagnostics, 20))
+			fmt.Fprintf(&b, "\n<details><summary>subject stderr</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Diagnostics, 20, 300))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// lastLines keeps the last n lines of s.
-func lastLines(s string, n int) string {
+// lastLines keeps the last n lines of s, each at most width bytes.
+func lastLines(s string, n, width int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) <= n {
-		return strings.Join(lines, "\n")
+	head := ""
+	if len(lines) > n {
+		head = fmt.Sprintf("[%d earlier lines]\n", len(lines)-n)
+		lines = lines[len(lines)-n:]
 	}
-	return fmt.Sprintf("[%d earlier lines]\n%s", len(lines)-n, strings.Join(lines[len(lines)-n:], "\n"))
+	for i, l := range lines {
+		lines[i] = elide.Head(l, width)
+	}
+	return head + strings.Join(lines, "\n")
+}
+
+// WriteJUnit writes the JUnit XML report of r: one testsuite, one testcase
+// a check (deselected ones left out), the area as the classname, the
+// CONTRACT IDs as a property, the transcript as system-out and the
+// subject's stderr as system-err.
+func WriteJUnit(w io.Writer, r Run) error {
+	suite := reporters.JUnitTestSuite{
+		Name:    "acpconform: " + r.Subject,
+		Package: "acpconform",
+		Time:    r.Seconds,
+		Properties: reporters.JUnitProperties{Properties: []reporters.JUnitProperty{
+			{Name: "subject", Value: r.Subject},
+			{Name: "verdict", Value: string(r.Verdict)},
+			{Name: "reason", Value: r.Reason},
+			{Name: "acpconform.version", Value: r.Version},
+			{Name: "contract.revision", Value: r.Contract},
+		}},
+	}
+	for _, c := range r.Checks {
+		if c.State == StateDeselected {
+			continue
+		}
+		tc := reporters.JUnitTestCase{
+			Name:      c.Name,
+			Classname: "acpconform." + c.Area,
+			Status:    c.State,
+			Time:      c.Seconds,
+			SystemOut: c.Transcript,
+			SystemErr: c.Diagnostics,
+			Properties: &reporters.JUnitProperties{Properties: []reporters.JUnitProperty{
+				{Name: EntryRules, Value: strings.Join(c.Rules, ", ")},
+				{Name: "level", Value: c.Level},
+			}},
+		}
+		if c.Location != "" {
+			tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: "location", Value: c.Location})
+		}
+		body := c.Failure
+		if c.Process != "" {
+			body += "\n\nThe subject's process " + c.Process + "."
+		}
+		switch {
+		case c.Known != "":
+			tc.Skipped = &reporters.JUnitSkipped{Message: "known failure: " + elide.Head(c.Known, 1000)}
+			suite.Skipped++
+		case c.State == StateFailed:
+			tc.Failure = &reporters.JUnitFailure{Message: firstLine(c.Failure), Type: c.Level, Description: body}
+			suite.Failures++
+		case c.State == StateInterrupted:
+			tc.Error = &reporters.JUnitError{Message: "interrupted", Type: "interrupted", Description: body}
+			suite.Errors++
+		case c.State == StateSkipped:
+			tc.Skipped = &reporters.JUnitSkipped{Message: c.SkipReason}
+			suite.Skipped++
+		}
+		suite.TestCases = append(suite.TestCases, tc)
+		suite.Tests++
+	}
+	doc := reporters.JUnitTestSuites{
+		Tests: suite.Tests, Disabled: suite.Skipped, Errors: suite.Errors, Failures: suite.Failures,
+		Time: r.Seconds, TestSuites: []reporters.JUnitTestSuite{suite},
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// firstLine is the first line of s, bounded.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return elide.Head(line, 300)
 }

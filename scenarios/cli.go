@@ -14,7 +14,6 @@ import (
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
-	"github.com/acpconform/acpconform/reports"
 )
 
 // cli: the rules of a client under test (CLI-1..4). The harness plays the
@@ -83,15 +82,21 @@ func (e *env) cli() {
 		e.it("refuses a binary WebSocket frame, closing with 1003", rules("REM-1"), func(ctx SpecContext) {
 			link, err := e.subject.Connect(ctx)
 			Expect(err).NotTo(HaveOccurred(), "connect to %s", e.subject.Name())
-			DeferCleanup(func() { _ = link.Close() }) // a client that refused may exit non-zero
 			ws, ok := link.Conn.(*wire.WebSocketConn)
 			if !ok {
+				link.Close()
 				Skip("the client is not connected over WebSocket")
 			}
 			a := agent.New(agent.Config{Timeout: e.response})
-			a.Append(elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, nil))
+			held := make(chan struct{}) // the turn stays open: the client waits for its end
+			a.Append(script.Step{Hold: held})
 			a.Connect(ws)
-			DeferCleanup(a.Close)
+			DeferCleanup(func() {
+				close(held)
+				a.Close()
+				_ = link.Close() // a client that refused may exit non-zero
+				keepEvidence(link, a.Transcript().String)
+			})
 			Expect(a.WaitInitialize(e.wait(ctx))).To(Succeed())
 			By("sending a binary frame after initialize")
 			Expect(ws.WriteBinary(ctx, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{}}`))).To(Succeed())
@@ -147,14 +152,7 @@ func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 	DeferCleanup(func() {
 		a.Close()
 		link.Close()
-		if CurrentSpecReport().Failed() {
-			AddReportEntry(reports.EntryTranscript, a.Transcript().String(), ReportEntryVisibilityFailureOrVerbose)
-			if link.Diagnostics != nil {
-				if d := link.Diagnostics(); d != "" {
-					AddReportEntry(reports.EntryDiagnostics, d, ReportEntryVisibilityFailureOrVerbose)
-				}
-			}
-		}
+		keepEvidence(link, a.Transcript().String)
 	})
 	wait, cancel := context.WithTimeout(ctx, e.response*time.Duration(1+len(steps)))
 	defer cancel()
@@ -174,26 +172,28 @@ func (e *env) needForm(ctx context.Context) {
 
 // advertisesForm learns, once per catalogue, whether the client under test
 // advertises form elicitation: it lets the client play a turn with no
-// requests and reads its initialize.
+// requests and reads its initialize. A client that fails to do so fails the
+// check at hand, and the next check asks again: a failed first contact says
+// nothing about the client's capabilities.
 func (e *env) advertisesForm(ctx context.Context) bool {
 	GinkgoHelper()
-	e.capsOnce.Do(func() {
-		link, err := e.subject.Connect(ctx)
-		Expect(err).NotTo(HaveOccurred(), "connect to %s", e.subject.Name())
-		defer link.Close()
-		a := agent.New(agent.Config{Timeout: e.response})
-		a.Connect(link.Conn)
-		defer a.Close()
-		wait, cancel := context.WithTimeout(ctx, e.response)
-		defer cancel()
-		Expect(a.WaitTurns(wait, 1)).To(Succeed(), "the client's prompt turn")
-		var caps struct {
-			Elicitation *struct {
-				Form json.RawMessage `json:"form"`
-			} `json:"elicitation"`
-		}
-		_ = json.Unmarshal(a.Capabilities(), &caps)
-		e.form = caps.Elicitation != nil && caps.Elicitation.Form != nil && string(caps.Elicitation.Form) != "null"
-	})
+	e.caps.Lock()
+	defer e.caps.Unlock()
+	if e.known {
+		return e.form
+	}
+	link, err := e.subject.Connect(ctx)
+	Expect(err).NotTo(HaveOccurred(), "connect to %s to read its capabilities", e.subject.Name())
+	a := agent.New(agent.Config{Timeout: e.response})
+	a.Connect(link.Conn)
+	defer func() { // before the check's own connection
+		a.Close()
+		link.Close()
+	}()
+	DeferCleanup(func() { keepEvidence(link, a.Transcript().String) })
+	wait, cancel := context.WithTimeout(ctx, e.response)
+	defer cancel()
+	Expect(a.WaitTurns(wait, 1)).To(Succeed(), "a prompt turn of the client, to read the capabilities it initializes with")
+	e.form, e.known = advertisesFormIn(a.Capabilities()), true
 	return e.form
 }

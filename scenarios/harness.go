@@ -39,8 +39,9 @@ type env struct {
 	freeUser   bool
 	promptText string
 
-	capsOnce sync.Once // advertisesForm, for a client subject
-	form     bool
+	caps  sync.Mutex // advertisesForm, for a client subject
+	known bool       // the client's capabilities were read
+	form  bool
 }
 
 // Catalogue declares every check against o.Subject. Call it while Ginkgo
@@ -159,14 +160,7 @@ func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 	DeferCleanup(func() {
 		f.mc.Close()
 		link.Close()
-		if CurrentSpecReport().Failed() {
-			AddReportEntry(reports.EntryTranscript, f.mc.Transcript().String(), ReportEntryVisibilityFailureOrVerbose)
-			if link.Diagnostics != nil {
-				if d := link.Diagnostics(); d != "" {
-					AddReportEntry(reports.EntryDiagnostics, d, ReportEntryVisibilityFailureOrVerbose)
-				}
-			}
-		}
+		keepEvidence(link, f.mc.Transcript().String)
 	})
 	DeferCleanup(func() { // runs before the cleanup above: the connection is still open
 		if !f.violationsAllowed {
@@ -174,6 +168,22 @@ func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 		}
 	})
 	return f
+}
+
+// keepEvidence attaches to a failed spec what shows why: the transcript,
+// how the subject's process ended when it died during the check, and the
+// end of its stderr. Call it once link is closed.
+func keepEvidence(link *suite.Link, transcript func() string) {
+	if !CurrentSpecReport().Failed() {
+		return
+	}
+	AddReportEntry(reports.EntryTranscript, transcript(), ReportEntryVisibilityFailureOrVerbose)
+	if died := link.Died(); died != "" {
+		AddReportEntry(reports.EntryProcess, died+" during the check", ReportEntryVisibilityFailureOrVerbose)
+	}
+	if d := link.Stderr(); d != "" {
+		AddReportEntry(reports.EntryDiagnostics, d, ReportEntryVisibilityFailureOrVerbose)
+	}
 }
 
 // wait is a context for one wait for the subject.

@@ -11,7 +11,6 @@ import (
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/probe"
-	"github.com/acpconform/acpconform/reports"
 )
 
 // relayChecks: a relay under test (RTE-5, REM-3). The harness serves a
@@ -70,15 +69,15 @@ func (e *env) throughRelay(ctx context.Context, cfg client.Config, steps ...scri
 	DeferCleanup(func(ctx context.Context) {
 		mc.Close()
 		link.Close()
+		transcript := "client side:\n" + mc.Transcript().String()
 		if err := <-connected; err == nil {
 			a.Close()
-			if CurrentSpecReport().Failed() {
-				AddReportEntry(reports.EntryTranscript, "client side:\n"+mc.Transcript().String()+"agent side:\n"+a.Transcript().String(), ReportEntryVisibilityFailureOrVerbose)
-			}
+			transcript += "agent side:\n" + a.Transcript().String()
 		}
-		if d := link.Diagnostics; d != nil && CurrentSpecReport().Failed() {
-			AddReportEntry(reports.EntryDiagnostics, d(), ReportEntryVisibilityFailureOrVerbose)
-		}
+		keepEvidence(link, func() string { return transcript })
+	})
+	DeferCleanup(func() { // runs first, while both sides are open
+		Expect(mc.Violations()).To(BeEmpty(), "what the relay sent its client that no ACP peer may")
 	})
 	return mc, a
 }

@@ -97,6 +97,20 @@ func roleOf(id string) Role {
 	return AgentRole
 }
 
+// revisionLine is the contract's "Revision N (date): ..." line.
+var revisionLine = regexp.MustCompile(`(?m)^Revision (\d+) `)
+
+// Revision is the contract's revision, as its text states it; "1" when it
+// states none, as the first did not.
+func Revision() string { return revisionOf(contractText) }
+
+func revisionOf(text string) string {
+	if m := revisionLine.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return "1"
+}
+
 // Rules returns every rule, in the contract's order.
 func Rules() []Rule { return append([]Rule(nil), rules...) }
 

@@ -32,3 +32,15 @@ func TestRegistryReadsTheWholeContract(t *testing.T) {
 		}
 	}
 }
+
+func TestRevision(t *testing.T) {
+	for text, want := range map[string]string{
+		"# The contract\n\nEvery rule has an ID.\n":                          "1",
+		"# The contract\n\nRevision 2 (2026-12-01): CAP-1 made precise.\n":   "2",
+		"# The contract\n\nsee Revision 3 (later) in the text, not a line\n": "1",
+	} {
+		if got := revisionOf(text); got != want {
+			t.Errorf("revisionOf(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -40,7 +40,7 @@ func (c command) Connect(ctx context.Context) (*Link, error) {
 	opts := c.opts
 	opts.Transcript = nil
 	conn := wire.NewStream(p.Stdout, p.Stdin, opts)
-	return &Link{Conn: conn, Diagnostics: p.Stderr.String, close: func() error {
+	return &Link{Conn: conn, Diagnostics: p.Stderr.String, process: p, close: func() error {
 		conn.Close()
 		return p.Stop()
 	}}, nil
@@ -88,12 +88,12 @@ func (c command) connectWebSocket(ctx context.Context) (*Link, error) {
 	}
 	select {
 	case conn := <-conns:
-		return &Link{Conn: conn, Diagnostics: p.Stderr.String, close: stop}, nil
+		return &Link{Conn: conn, Diagnostics: p.Stderr.String, process: p, close: stop}, nil
 	case <-p.Exited():
 		stop()
-		return nil, fmt.Errorf("%s exited before connecting to %s: %v\n%s", argv[0], srv.URL, p.Err(), p.Stderr.String())
+		return nil, &StartError{What: fmt.Sprintf("it %s before it connected to %s", p.ExitDescription(), srv.URL), Stderr: p.Stderr.String()}
 	case <-ctx.Done():
 		stop()
-		return nil, fmt.Errorf("%s did not connect to %s: %w", argv[0], srv.URL, ctx.Err())
+		return nil, &StartError{What: fmt.Sprintf("it did not connect to %s: %v", srv.URL, context.Cause(ctx)), Stderr: p.Stderr.String(), Err: ctx.Err()}
 	}
 }

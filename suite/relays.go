@@ -57,12 +57,13 @@ func (r relay) Connect(ctx context.Context) (*Link, error) {
 	return &Link{
 		Conn:        conn,
 		Diagnostics: p.Stderr.String,
+		process:     p,
 		Upstream: func(ctx context.Context) (wire.Conn, error) {
 			select {
 			case c := <-upstream:
 				return c, nil
 			case <-p.Exited():
-				return nil, fmt.Errorf("the relay exited without connecting to %s: %v", srv.URL, p.Err())
+				return nil, fmt.Errorf("the relay %s without connecting to %s", p.ExitDescription(), srv.URL)
 			case <-ctx.Done():
 				return nil, fmt.Errorf("the relay did not connect to %s: %w", srv.URL, ctx.Err())
 			}

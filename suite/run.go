@@ -9,8 +9,6 @@ import (
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 	"github.com/onsi/gomega"
-
-	"github.com/acpconform/acpconform/reports"
 )
 
 // Default bounds of a run.
@@ -29,7 +27,9 @@ type Config struct {
 	// LabelFilter selects scenarios by Ginkgo label expression, such as
 	// "rule: containsAny TOK-2".
 	LabelFilter string
-	Reports     reports.Paths
+	// Timeout bounds the whole run; zero means no bound. When it passes, the
+	// check at hand is interrupted and the rest are not run.
+	Timeout time.Duration
 	// Verbose prints every spec and the transcripts of failures as they run.
 	Verbose bool
 	// NoColor turns off the colours of Ginkgo's output, which goes to stdout.
@@ -40,8 +40,8 @@ type Config struct {
 	// DryRun walks the catalogue without running a check, to list it.
 	DryRun bool
 	// OnStart is called once the run has begun and Ginkgo handles
-	// interrupts: from then on, Ctrl-C ends the check at hand, skips the
-	// rest and still writes the reports.
+	// interrupts: from then on, Ctrl-C ends the check at hand and skips the
+	// rest, and Run still returns the report.
 	OnStart func()
 }
 
@@ -62,20 +62,13 @@ func (c Config) ScenarioTimeout() time.Duration {
 }
 
 // Run declares the catalogue with define, runs it against cfg.Subject in
-// this process, writes the reports and returns Ginkgo's report. Ginkgo
-// allows one run per process. The reports are written even when the run is
-// interrupted.
-func Run(cfg Config, define func()) (types.Report, error) {
+// this process and returns Ginkgo's report, also when the run was
+// interrupted. Ginkgo allows one run per process.
+func Run(cfg Config, define func()) types.Report {
 	var report types.Report
-	var writeErr error
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	define()
-	ginkgo.ReportAfterSuite("acpconform reports", func(r types.Report) {
-		report = r
-		if !cfg.DryRun {
-			writeErr = reports.Write(r, cfg.Subject.Name(), Areas(), cfg.Reports)
-		}
-	})
+	ginkgo.ReportAfterSuite("acpconform report", func(r types.Report) { report = r })
 	if cfg.OnStart != nil {
 		ginkgo.ReportBeforeSuite(func(types.Report) { cfg.OnStart() })
 	}
@@ -88,15 +81,28 @@ func Run(cfg Config, define func()) (types.Report, error) {
 	suiteConfig.LabelFilter = cfg.LabelFilter
 	suiteConfig.RandomSeed = 1 // the catalogue's own order, run after run
 	suiteConfig.Timeout = 24 * time.Hour
+	if cfg.Timeout > 0 {
+		suiteConfig.Timeout = cfg.Timeout
+	}
 	suiteConfig.DryRun = cfg.DryRun
 	reporterConfig.Succinct = !cfg.Verbose
 	reporterConfig.Verbose = cfg.Verbose
 	reporterConfig.NoColor = cfg.NoColor
 	ginkgo.RunSpecs(&failRecorder{}, "acpconform: "+cfg.Subject.Name(), suiteConfig, reporterConfig)
-	if writeErr != nil {
-		return report, fmt.Errorf("%w", writeErr)
+	return report
+}
+
+// Selected returns what the run's label filter selects; nil when it
+// selects every check.
+func (c Config) Selected() (func(labels []string) bool, error) {
+	if c.LabelFilter == "" {
+		return nil, nil
 	}
-	return report, nil
+	f, err := types.ParseLabelFilter(c.LabelFilter)
+	if err != nil {
+		return nil, err
+	}
+	return func(labels []string) bool { return f(labels) }, nil
 }
 
 // progress writes a line per contract area as its checks finish: the

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/reference/probeagent"
 )
@@ -39,14 +40,58 @@ type Link struct {
 	// the harness serves, and returns the harness's end of it.
 	Upstream func(ctx context.Context) (wire.Conn, error)
 	close    func() error
+
+	process *proc.Process // the subject's, when it is a process
+	died    string        // set by Close: how the process ended by itself
+	closed  bool
 }
 
 // Close ends the connection and whatever was started for it, and waits.
 func (l *Link) Close() error {
-	if l.close == nil {
-		return l.Conn.Close()
+	if l.closed {
+		return nil
 	}
-	return l.close()
+	l.closed = true
+	ended := false // the subject went before we stopped it
+	if p := l.process; p != nil {
+		select {
+		case <-p.Exited():
+			ended = true
+		default:
+			ended = endedByPeer(l.Conn) // it closed its end: its exit is under way
+		}
+	}
+	var err error
+	if l.close == nil {
+		err = l.Conn.Close()
+	} else {
+		err = l.close()
+	}
+	if ended {
+		l.died = l.process.ExitDescription()
+	}
+	return err
+}
+
+// endedByPeer reports a connection the subject ended, not this side.
+func endedByPeer(c wire.Conn) bool {
+	e, ok := c.(interface{ EndedByPeer() bool })
+	return ok && e.EndedByPeer()
+}
+
+// Died says, once Close has returned, how the subject's process ended
+// when it ended its connection or exited before Close, such as "exited
+// with status 5" or "was killed by signal SIGSEGV"; "" when Close stopped
+// it or the subject is no process.
+func (l *Link) Died() string { return l.died }
+
+// Stderr is the end of what the subject's process wrote to its stderr,
+// complete once Close has returned; "" when the subject is no process.
+func (l *Link) Stderr() string {
+	if l.Diagnostics == nil {
+		return ""
+	}
+	return l.Diagnostics()
 }
 
 // Reference is the reference ask_choice in this process: its probe agent

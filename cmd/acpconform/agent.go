@@ -6,9 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strings"
 
-	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
 )
@@ -26,9 +24,9 @@ is a probe request that it runs as its ask_choice, reporting the outcome. An
 agent without such an adapter is checked on the wire alone: --no-probe with
 a --prompt that makes it ask one typed choice.
 
-Exit codes: 0 conformant; 1 a MUST check failed (or, with --baseline, a new
-one, or a stale entry); 2 usage error; 3 could not run: the agent did not
-start, or did not answer initialize within --startup-timeout.
+Exit codes (acpconform help exit-codes, docs/cli.md): 0 conformant; 1 not
+conformant; 2 usage error; 3 could not run; 4 nothing was checked; 5
+interrupted or timed out; 6 a report could not be written.
 
 flags:
 `
@@ -42,18 +40,17 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	tokenEnv := fs.String("token-env", "", "with --url, send 'Authorization: Bearer' and the value of this environment variable")
 	noProbe := fs.Bool("no-probe", false, "the agent has no probe adapter: run only the wire-only checks")
 	prompt := fs.String("prompt", "", "with --no-probe, the prompt that makes the agent ask one typed choice")
-	maxFrame := fs.Int("max-frame", wire.DefaultMaxFrame, "refuse frames from the agent above this many bytes")
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
-	command := fs.Args()
-	opts := wire.Options{MaxFrame: *maxFrame}
+	argv := fs.Args()
+	opts := f.wire()
 	var subject suite.Subject
 	switch {
-	case *url == "" && len(command) == 0:
+	case *url == "" && len(argv) == 0:
 		fmt.Fprintln(stderr, "acpconform agent: name the agent: -- CMD ARGS... or --url URL")
 		return exitUsage
-	case *url != "" && len(command) > 0:
+	case *url != "" && len(argv) > 0:
 		fmt.Fprintln(stderr, "acpconform agent: a command and --url exclude each other")
 		return exitUsage
 	case *tokenEnv != "" && *url == "":
@@ -63,8 +60,8 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "acpconform agent: --no-probe and --prompt go together")
 		return exitUsage
 	case *url != "":
-		if !strings.HasPrefix(*url, "ws://") && !strings.HasPrefix(*url, "wss://") {
-			fmt.Fprintf(stderr, "acpconform agent: --url %q is not a ws:// or wss:// URL\n", *url)
+		if err := webSocketURL("--url", *url); err != nil {
+			fmt.Fprintf(stderr, "acpconform agent: %v\n", err)
 			return exitUsage
 		}
 		var header http.Header
@@ -78,11 +75,15 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		subject = suite.WebSocket(*url, header, opts)
 	default:
-		subject = suite.Command(command, suite.AgentRole, opts)
+		if err := checkCommand(argv); err != nil {
+			fmt.Fprintf(stderr, "acpconform agent: %v\n", err)
+			return exitUsage
+		}
+		subject = suite.Command(argv, suite.AgentRole, opts)
 	}
 	filter := ""
 	if *noProbe {
 		filter = "wire-only"
 	}
-	return checkSubject(ctx, "agent", subject, filter, scenarios.Options{Prompt: *prompt}, &f, stdout, stderr)
+	return checkSubject(ctx, "agent", subject, filter, scenarios.Options{Prompt: *prompt}, &f, true, stdout, stderr)
 }

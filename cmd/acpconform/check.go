@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -12,12 +13,26 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/acpconform/acpconform/mocks/agent"
-	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/internal/elide"
+	"github.com/acpconform/acpconform/internal/proc"
+	"github.com/acpconform/acpconform/internal/version"
+	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
 )
+
+// Exit codes: the verdicts' (reports.Exit*), and the CLI's own.
+const (
+	exitOK           = reports.ExitConformant
+	exitFailed       = reports.ExitNotConformant
+	exitUsage        = reports.ExitUsage
+	exitNoConnection = reports.ExitCouldNotRun
+	exitOutput       = reports.ExitOutput
+)
+
+// DefaultTimeout bounds a whole run unless --timeout says otherwise.
+const DefaultTimeout = 30 * time.Minute
 
 // checkFlags are the flags of every command that runs the catalogue.
 type checkFlags struct {
@@ -26,7 +41,8 @@ type checkFlags struct {
 	ids                     string
 	baseline, writeBaseline string
 	response, scenario      time.Duration
-	startup                 time.Duration
+	startup, timeout        time.Duration
+	maxFrame, maxHeld       byteSize
 	verbose                 bool
 }
 
@@ -41,7 +57,17 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.response, "response-timeout", suite.DefaultResponse, "bound on each wait for the subject")
 	fs.DurationVar(&f.scenario, "scenario-timeout", suite.DefaultScenario, "bound on each check in all")
 	fs.DurationVar(&f.startup, "startup-timeout", 30*time.Second, "bound on the subject's start: its process, its connection and its first initialize")
+	fs.DurationVar(&f.timeout, "timeout", DefaultTimeout, "bound on the whole run; when it passes the run stops as if interrupted")
+	f.maxFrame = byteSize{n: wire.DefaultMaxFrame, max: maxSize}
+	fs.Var(&f.maxFrame, "max-frame", "refuse a message from the subject above this size (bytes, or with KiB, MiB, GiB)")
+	f.maxHeld = byteSize{n: wire.DefaultMaxHeld, max: maxSize}
+	fs.Var(&f.maxHeld, "max-held", "bytes of the subject's messages one connection may hold for checks and transcripts; past it the check fails as a flood")
 	fs.BoolVar(&f.verbose, "v", false, "print every check as it runs, and the transcripts of failures")
+}
+
+// wire is the connection options the size flags set.
+func (f *checkFlags) wire() wire.Options {
+	return wire.Options{MaxFrame: f.maxFrame.n, MaxHeld: f.maxHeld.n}
 }
 
 // config builds the run's configuration, checking the flags' values.
@@ -67,17 +93,42 @@ func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Co
 	filter := strings.Join(filters, " && ")
 	if filter != "" {
 		if _, err := types.ParseLabelFilter(filter); err != nil {
-			return suite.Config{}, fmt.Errorf("--label-filter: %v", err)
+			return suite.Config{}, fmt.Errorf("--label-filter: %s", plainGinkgoError(err))
 		}
 	}
-	if f.response <= 0 || f.scenario <= 0 || f.startup <= 0 {
-		return suite.Config{}, fmt.Errorf("timeouts must be positive")
+	if err := positive(map[string]time.Duration{"response-timeout": f.response, "scenario-timeout": f.scenario, "startup-timeout": f.startup, "timeout": f.timeout}); err != nil {
+		return suite.Config{}, err
 	}
 	return suite.Config{
 		Subject: subject, Response: f.response, Scenario: f.scenario,
 		LabelFilter: filter, Verbose: f.verbose,
-		Reports: reports.Paths{JUnit: f.junit, JSON: f.json, Summary: f.summary},
 	}, nil
+}
+
+// plainGinkgoError is a Ginkgo error's message without its colour codes.
+func plainGinkgoError(err error) string {
+	msg := err.Error()
+	if ge, ok := err.(types.GinkgoError); ok {
+		msg = ge.Message
+	}
+	return strings.Join(strings.Fields(stripANSI(msg)), " ")
+}
+
+// stripANSI removes terminal colour sequences.
+func stripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] < '@' || s[j] > '~') {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // newFlagSet makes a subcommand's flag set: errors and -h go to stderr, and
@@ -109,209 +160,281 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) bool {
 	return err == nil
 }
 
-// check runs the catalogue, prints the summary, writes the reports and the
-// baseline, and decides the exit code.
-func check(ctx context.Context, cfg suite.Config, o scenarios.Options, f *checkFlags, stdout, stderr io.Writer) int {
-	var baseline *reports.Baseline
+// timedOut is the cause of a run's context ended by --timeout.
+type timedOut struct{ after time.Duration }
+
+func (t timedOut) Error() string {
+	return fmt.Sprintf("the run timed out after %s (--timeout)", t.after)
+}
+
+// checking is one run of the catalogue from the CLI: its flags, the
+// subject, and the run's report as it takes shape.
+type checking struct {
+	cmd      string
+	cfg      suite.Config
+	o        scenarios.Options
+	f        *checkFlags
+	baseline *reports.Baseline
+	stdout   io.Writer
+	stderr   io.Writer
+	ctx      context.Context // the run's: signals and --timeout end it
+}
+
+// checkSubject is the common path of run, agent, client and relay:
+// configure the run, start the subject once (could not run when it cannot),
+// run the catalogue, and report. preflight is false for the built-in
+// reference, which cannot fail to start.
+func checkSubject(ctx context.Context, cmd string, subject suite.Subject, filter string, o scenarios.Options, f *checkFlags, preflight bool, stdout, stderr io.Writer) int {
+	cfg, err := f.config(subject, filter)
+	if err != nil {
+		fmt.Fprintf(stderr, "acpconform %s: %v\n", cmd, err)
+		return exitUsage
+	}
+	c := &checking{cmd: cmd, cfg: cfg, o: o, f: f, stdout: stdout, stderr: stderr}
 	if f.baseline != "" {
-		var err error
-		if baseline, err = reports.LoadBaseline(f.baseline); err != nil {
-			fmt.Fprintf(stderr, "acpconform: --baseline: %v\n", err)
+		if c.baseline, err = reports.LoadBaseline(f.baseline); err != nil {
+			fmt.Fprintf(stderr, "acpconform %s: --baseline: %v\n", cmd, err)
 			return exitUsage
 		}
 	}
-	if isTerminal(os.Stderr) && !cfg.Verbose {
-		cfg.Progress = stderr
+	ctx, cancel := context.WithTimeoutCause(ctx, f.timeout, timedOut{f.timeout})
+	defer cancel()
+	c.ctx = ctx
+	var outputErr error
+	if err := c.paths().Remove(); err != nil {
+		outputErr = err
 	}
-	cfg.OnStart = func() { fmt.Fprintf(stderr, "acpconform: checking %s\n", cfg.Subject.Name()) }
+	started := time.Now()
+	run := reports.Run{Subject: subject.Name()}
+	if preflight {
+		fmt.Fprintf(stderr, "acpconform: starting %s\n", subject.Name())
+		if err := suite.Preflight(ctx, subject, f.startup); err != nil && ctx.Err() == nil {
+			run.Verdict, run.Reason = reports.CouldNotRun, firstLine(err.Error())
+			var se *suite.StartError
+			if errors.As(err, &se) {
+				run.Reason = se.What
+			}
+			run.Checks = []reports.Check{reports.StartUp(subject.Name(), string(subject.Role()), err.Error())}
+		}
+	}
+	if run.Verdict == "" && ctx.Err() == nil {
+		run = c.catalogue()
+	}
+	run.Seconds = time.Since(started).Seconds()
+	return c.finish(run, outputErr)
+}
+
+// catalogue runs the checks and reads their report.
+func (c *checking) catalogue() reports.Run {
+	cfg := c.cfg
+	if deadline, ok := c.ctx.Deadline(); ok {
+		cfg.Timeout = time.Until(deadline)
+	}
+	if isTerminal(os.Stderr) && !cfg.Verbose {
+		cfg.Progress = c.stderr
+	}
+	cfg.OnStart = func() { fmt.Fprintf(c.stderr, "acpconform: checking %s\n", cfg.Subject.Name()) }
 	restore := func() {}
 	if !cfg.Verbose {
 		restore = silenceStdout() // Ginkgo's own report: ours is the summary below
 	}
+	o := c.o
 	o.Subject, o.Response, o.Scenario = cfg.Subject, cfg.Response, cfg.Scenario
-	report, err := suite.Run(cfg, func() { scenarios.Catalogue(o) })
+	report := suite.Run(cfg, func() { scenarios.Catalogue(o) })
 	restore()
-	checks := reports.Checks(report)
-	printSummary(stdout, report, cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "acpconform: %v\n", err)
+	selected, _ := cfg.Selected() // config checked the filter
+	run := reports.FromGinkgo(report, cfg.Subject.Name(), selected, c.ctx.Err() != nil)
+	if suiteBroke(report) && c.ctx.Err() == nil {
+		run.Problems = append(run.Problems, "the run itself did not complete: "+strings.Join(report.SpecialSuiteFailureReasons, "; "))
 	}
-	if f.writeBaseline != "" {
-		if err := reports.WriteBaseline(f.writeBaseline, cfg.Subject.Name(), checks); err != nil {
-			fmt.Fprintf(stderr, "acpconform: --write-baseline: %v\n", err)
-		} else {
-			fmt.Fprintf(stdout, "baseline: %s\n", f.writeBaseline)
+	return run
+}
+
+// suiteBroke reports a failure outside the checks: a suite node that
+// failed, or a special failure reason of the runner's own.
+func suiteBroke(r types.Report) bool {
+	for _, s := range r.SpecReports {
+		if s.LeafNodeType != types.NodeTypeIt && s.State.Is(types.SpecStateFailureStates) {
+			return true
 		}
 	}
-	appendStepSummary(cfg.Reports.Summary, stderr)
-	if baseline != nil {
-		v := baseline.Judge(checks)
-		fmt.Fprintf(stdout, "baseline %s: %d known failures, %d stale\n", baseline.File(), len(v.Known), len(v.Stale))
+	return len(r.SpecialSuiteFailureReasons) > 0
+}
+
+func (c *checking) paths() reports.Paths {
+	return reports.Paths{JUnit: c.f.junit, JSON: c.f.json, Summary: c.f.summary}
+}
+
+// finish settles the verdict, writes the reports, the baseline and the
+// step summary, prints the summary, and returns the exit code: the
+// verdict's, or 6 when a file could not be written and the verdict was no
+// worse than nothing checked.
+func (c *checking) finish(run reports.Run, outputErr error) int {
+	run.Version, run.Contract = version.String(), suite.Revision()
+	reason := ""
+	if c.ctx.Err() != nil {
+		reason = interruptedReason(c.ctx, run)
 	}
-	code, reasons := reports.Decide(report, baseline)
-	if baseline != nil {
-		for _, r := range reasons {
-			fmt.Fprintf(stdout, "  %s\n", r)
+	reports.Decide(&run, c.baseline, reason, len(run.Problems) > 0)
+	proc.StopAll() // before anything is written: the subject's last words are in
+	errs := []error{outputErr}
+	written, err := reports.Write(run, suite.Areas(), c.paths())
+	errs = append(errs, err)
+	baselineWritten := false
+	if c.f.writeBaseline != "" {
+		switch run.Verdict {
+		case reports.CouldNotRun, reports.Interrupted:
+			fmt.Fprintf(c.stderr, "acpconform %s: --write-baseline: not written, since the run %s\n", c.cmd, run.Verdict)
+		default:
+			if err := reports.WriteBaseline(c.f.writeBaseline, run.Subject, run.Checks); err != nil {
+				errs = append(errs, fmt.Errorf("--write-baseline: %w", err))
+			} else {
+				baselineWritten = true
+			}
 		}
 	}
-	if ctx.Err() != nil && code == exitOK { // interrupted: what ran is not the whole catalogue
-		fmt.Fprintln(stderr, "acpconform: interrupted")
-		return exitFailed
+	errs = append(errs, appendStepSummary(run))
+	c.print(run, written, baselineWritten)
+	code := run.Verdict.ExitCode()
+	if err := errors.Join(errs...); err != nil {
+		fmt.Fprintf(c.stderr, "acpconform %s: %v\n", c.cmd, err)
+		if code == exitOK || code == reports.ExitNothingChecked {
+			code = exitOutput
+		}
 	}
 	return code
 }
 
-// printSummary prints totals, a line per area and every failure.
-func printSummary(w io.Writer, r types.Report, cfg suite.Config) {
-	checks := reports.Checks(r)
-	t := reports.Count(checks)
-	fmt.Fprintf(w, "acpconform: %s: %d passed, %d failed (%d MUST), %d skipped in %.2fs\n",
-		cfg.Subject.Name(), t.Passed, t.Failed, t.MustFailed, t.Skipped, r.RunTime.Seconds())
-	for _, a := range reports.ByArea(checks, suite.Areas()) {
-		fmt.Fprintf(w, "  %-4s %3d passed %3d failed %3d skipped\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
-	}
-	for _, c := range checks {
-		if c.Failed() {
-			fmt.Fprintf(w, "FAILED %s %s: %s\n  %s\n", strings.Join(c.Rules, " "), c.Level, c.Name, firstLine(c.Failure))
-			if cfg.Verbose && c.Transcript != "" {
-				fmt.Fprintf(w, "  transcript:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(c.Transcript), "\n", "\n    "))
-			}
+// interruptedReason says what stopped the run and where it was.
+func interruptedReason(ctx context.Context, run reports.Run) string {
+	why := context.Cause(ctx).Error()
+	for _, ch := range run.Checks {
+		if ch.State == reports.StateInterrupted {
+			return why + ", during the check " + elide.Head(ch.Name, 200)
 		}
 	}
-	var written []string
-	for _, p := range []string{cfg.Reports.JUnit, cfg.Reports.JSON, cfg.Reports.Summary} {
-		if p != "" {
-			written = append(written, p)
+	if len(run.Checks) == 0 {
+		return why + ", while the subject was starting"
+	}
+	return why
+}
+
+// print prints the summary: the verdict, totals, a line per area, every
+// failure, the baseline's judgement, and the files written.
+func (c *checking) print(run reports.Run, written []string, baselineWritten bool) {
+	var b bytes.Buffer
+	t := reports.Count(run.Checks)
+	fmt.Fprintf(&b, "acpconform: %s: %d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n",
+		run.Subject, t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, run.Seconds)
+	for _, a := range reports.ByArea(run.Checks, suite.Areas()) {
+		fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
+	}
+	for _, ch := range run.Checks {
+		if !ch.Failed() {
+			continue
+		}
+		word := "FAILED"
+		if ch.Known != "" {
+			word = "KNOWN"
+		}
+		reason := firstLine(ch.Failure)
+		if run.Verdict == reports.CouldNotRun {
+			reason = strings.ReplaceAll(elide.Lines(strings.TrimSpace(ch.Failure), 15, 500), "\n", "\n  ")
+		}
+		fmt.Fprintf(&b, "%s %s %s: %s\n  %s\n", word, ruleIDs(ch), ch.Level, elide.Head(ch.Name, 300), reason)
+		if ch.Process != "" {
+			fmt.Fprintf(&b, "  the subject's process %s\n", ch.Process)
+		}
+		if tail := lastStderrLines(ch.Diagnostics, 5); tail != "" && (ch.Process != "" || c.cfg.Verbose) {
+			fmt.Fprintf(&b, "  its stderr ends:\n    %s\n", strings.ReplaceAll(tail, "\n", "\n    "))
+		}
+		if c.cfg.Verbose && ch.Transcript != "" {
+			fmt.Fprintf(&b, "  transcript:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(elide.Tail(ch.Transcript, 16<<10)), "\n", "\n    "))
 		}
 	}
+	if c.baseline != nil {
+		fmt.Fprintf(&b, "baseline %s: %d known failures\n", c.baseline.File(), t.Known)
+	}
+	for _, p := range run.Problems {
+		fmt.Fprintf(&b, "  %s\n", elide.Head(p, 1000))
+	}
+	fmt.Fprintf(&b, "acpconform: %s: %s\n", run.Headline(), run.Reason)
 	if len(written) > 0 {
-		fmt.Fprintf(w, "reports: %s\n", strings.Join(written, " "))
+		fmt.Fprintf(&b, "reports: %s\n", strings.Join(written, " "))
 	}
+	if baselineWritten {
+		fmt.Fprintf(&b, "baseline: %s\n", c.f.writeBaseline)
+	}
+	_, _ = c.stdout.Write(b.Bytes()) // a closed stdout (| head) must not stop the rest
+	if run.Verdict != reports.Conformant && run.Verdict != reports.NotConformant {
+		fmt.Fprintf(c.stderr, "acpconform %s: %s: %s\n", c.cmd, run.Verdict, elide.Lines(failureOf(run), 20, 500))
+	}
+}
+
+// ruleIDs are the CONTRACT IDs a check cites, or its area when it cites none.
+func ruleIDs(c reports.Check) string {
+	if len(c.Rules) == 0 {
+		return c.Area
+	}
+	return strings.Join(c.Rules, " ")
+}
+
+// failureOf is what to say on stderr about a run that did not reach a
+// verdict of conformance: its start-up diagnosis, or its reason.
+func failureOf(run reports.Run) string {
+	if run.Verdict == reports.CouldNotRun && len(run.Checks) == 1 {
+		return run.Checks[0].Failure
+	}
+	return run.Reason
+}
+
+// lastStderrLines is the end of a subject's stderr, a few lines.
+func lastStderrLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
+	if len(lines) == 1 && lines[0] == "" {
+		return ""
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		lines[i] = elide.Head(l, 300)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
+	return elide.Head(line, 1000)
 }
 
 // appendStepSummary adds the Markdown summary to a GitHub Actions job
 // summary, when the run has one.
-func appendStepSummary(summary string, stderr io.Writer) {
+func appendStepSummary(run reports.Run) error {
 	target := os.Getenv("GITHUB_STEP_SUMMARY")
-	if target == "" || summary == "" {
-		return
+	if target == "" {
+		return nil
 	}
-	md, err := os.ReadFile(summary)
+	var md bytes.Buffer
+	if err := reports.WriteMarkdown(&md, run, suite.Areas()); err != nil {
+		return err
+	}
+	md.WriteByte('\n')
+	f, err := os.OpenFile(target, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err == nil {
-		var f *os.File
-		if f, err = os.OpenFile(target, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-			_, err = f.Write(append(md, '\n'))
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
+		_, err = f.Write(md.Bytes())
+		if cerr := f.Close(); err == nil {
+			err = cerr
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "acpconform: $GITHUB_STEP_SUMMARY: %v\n", err)
+		return fmt.Errorf("$GITHUB_STEP_SUMMARY: %w", err)
 	}
+	return nil
 }
 
 // isTerminal reports whether f is a terminal, where progress lines help.
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// checkSubject is the common path of agent, client and relay: configure the
-// run, start the subject once (exit 3 when it cannot run), then run the
-// catalogue.
-func checkSubject(ctx context.Context, cmd string, subject suite.Subject, filter string, o scenarios.Options, f *checkFlags, stdout, stderr io.Writer) int {
-	cfg, err := f.config(subject, filter)
-	if err != nil {
-		fmt.Fprintf(stderr, "acpconform %s: %v\n", cmd, err)
-		return exitUsage
-	}
-	if err := preflight(ctx, subject, f.startup); err != nil {
-		return couldNotRun(stderr, cmd, err)
-	}
-	if interrupted(ctx, stderr, cmd) {
-		return exitFailed
-	}
-	return check(ctx, cfg, o, f, stdout, stderr)
-}
-
-// preflight starts the subject once and has initialize cross it: an agent
-// answers it, a client sends it (and may finish its turn), a relay relays
-// it to a mock agent. A subject that cannot is one clear error instead of a
-// catalogue of failures.
-func preflight(ctx context.Context, s suite.Subject, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	link, err := s.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	what := "answer initialize"
-	if s.Role() == suite.ClientRole {
-		what = "send initialize"
-		a := agent.New(agent.Config{Timeout: timeout})
-		a.Connect(link.Conn)
-		if err = a.WaitInitialize(ctx); err == nil {
-			_ = a.WaitTurns(ctx, 1) // let a well-behaved client finish before it is stopped
-		}
-		a.Close()
-	} else {
-		if link.Upstream != nil { // a relay: a mock agent answers behind it
-			what = "relay initialize"
-			a := agent.New(agent.Config{Timeout: timeout})
-			defer a.Close()
-			go func() {
-				if up, err := link.Upstream(ctx); err == nil {
-					a.Connect(up)
-				}
-			}()
-		}
-		mc := client.New(client.Config{})
-		mc.Connect(link.Conn)
-		err = mc.Initialize(ctx)
-		mc.Close()
-	}
-	exit := link.Close()
-	if err != nil {
-		return fmt.Errorf("%s did not %s within %s: %v%s", s.Name(), what, timeout, err, stderrTail(link, exit))
-	}
-	return nil
-}
-
-// stderrTail describes how a subject process ended and its last words.
-func stderrTail(link *suite.Link, exit error) string {
-	var b strings.Builder
-	if exit != nil {
-		fmt.Fprintf(&b, " (it exited: %v)", exit)
-	}
-	if link.Diagnostics != nil {
-		if d := strings.TrimSpace(link.Diagnostics()); d != "" {
-			lines := strings.Split(d, "\n")
-			if len(lines) > 5 {
-				lines = lines[len(lines)-5:]
-			}
-			fmt.Fprintf(&b, "; its stderr ends:\n  %s", strings.Join(lines, "\n  "))
-		}
-	}
-	return b.String()
-}
-
-// interrupted reports a run stopped before its first check.
-func interrupted(ctx context.Context, stderr io.Writer, cmd string) bool {
-	if ctx.Err() == nil {
-		return false
-	}
-	fmt.Fprintf(stderr, "acpconform %s: interrupted before the first check\n", cmd)
-	return true
-}
-
-// couldNotRun reports a subject that did not start or answer, exit code 3.
-func couldNotRun(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "acpconform %s: could not run: %v\n", cmd, err)
-	return exitNoConnection
 }

@@ -33,14 +33,6 @@ var commands = map[string]command{
 	"mirror":           {"serve a WebSocket agent on stdio; --unstable-protocol opts into elicitation", runMirror},
 }
 
-// Exit codes.
-const (
-	exitOK           = 0
-	exitFailed       = 1 // a check failed
-	exitUsage        = 2 // bad flags, arguments or scripts
-	exitNoConnection = 3 // the subject could not be reached
-)
-
 // run dispatches to the subcommand named by args[0].
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
 )
@@ -27,9 +26,11 @@ carries a scripted-user instruction in its _meta; a client in test mode
 answers as told. A client that does not (--no-scripted-user) is checked only
 for the validity of its answers.
 
-Exit codes: 0 conformant (SHOULD failures are reported, never fatal); 1 a
-MUST check failed; 2 usage error; 3 could not run: the client did not start
-or connect, or sent no initialize within --startup-timeout.
+Exit codes (acpconform help exit-codes, docs/cli.md): 0 conformant (SHOULD
+failures are reported, never fatal); 1 not conformant; 2 usage error; 3 could
+not run; 4 nothing was checked (a client that does not advertise form
+elicitation gets no form to answer); 5 interrupted or timed out; 6 a report
+could not be written.
 
 flags:
 `
@@ -41,18 +42,17 @@ func runClient(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	f.register(fs)
 	listen := fs.String("listen", "", "serve a WebSocket on this address (such as 127.0.0.1:0), print its URL and check the clients that connect")
 	freeUser := fs.Bool("no-scripted-user", false, "the client does not follow scripted-user instructions: check only that its answers are valid")
-	maxFrame := fs.Int("max-frame", wire.DefaultMaxFrame, "refuse frames from the client above this many bytes")
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
-	command := fs.Args()
-	opts := wire.Options{MaxFrame: *maxFrame}
+	argv := fs.Args()
+	opts := f.wire()
 	var subject suite.Subject
 	switch {
-	case *listen == "" && len(command) == 0:
+	case *listen == "" && len(argv) == 0:
 		fmt.Fprintln(stderr, "acpconform client: name the client: -- CMD ARGS... or --listen ADDR")
 		return exitUsage
-	case *listen != "" && len(command) > 0:
+	case *listen != "" && len(argv) > 0:
 		fmt.Fprintln(stderr, "acpconform client: a command and --listen exclude each other")
 		return exitUsage
 	case *listen != "":
@@ -65,7 +65,11 @@ func runClient(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintln(stdout, l.URL)
 		subject = l
 	default:
-		subject = suite.Command(command, suite.ClientRole, opts)
+		if err := checkCommand(argv); err != nil {
+			fmt.Fprintf(stderr, "acpconform client: %v\n", err)
+			return exitUsage
+		}
+		subject = suite.Command(argv, suite.ClientRole, opts)
 	}
-	return checkSubject(ctx, "client", subject, "", scenarios.Options{FreeUser: *freeUser}, &f, stdout, stderr)
+	return checkSubject(ctx, "client", subject, "", scenarios.Options{FreeUser: *freeUser}, &f, true, stdout, stderr)
 }

@@ -38,7 +38,8 @@ func runMock(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	connect := fs.String("connect", "", "dial this WebSocket URL instead of using stdio")
 	listen := fs.String("listen", "", "serve a WebSocket on this address (such as 127.0.0.1:0) instead of using stdio")
 	path := fs.String("path", wire.DefaultPath, "the WebSocket path served with --listen")
-	maxFrame := fs.Int("max-frame", wire.DefaultMaxFrame, "refuse incoming frames above this many bytes")
+	maxFrame := &byteSize{n: wire.DefaultMaxFrame, max: maxSize}
+	fs.Var(maxFrame, "max-frame", "refuse incoming frames above this size (bytes, or with KiB, MiB, GiB)")
 	accept := fs.Duration("accept-timeout", time.Minute, "with --listen, how long to wait for a peer")
 	verbose := fs.Bool("v", false, "print the transcript even when all went well")
 	if len(args) == 0 {
@@ -79,7 +80,7 @@ func runMock(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		return agent.Run(ctx, s, conn)
 	}
-	opts := wire.Options{MaxFrame: *maxFrame, Transcript: wire.NewTranscript()}
+	opts := wire.Options{MaxFrame: maxFrame.n, Transcript: wire.NewTranscript()}
 
 	var playErr error
 	switch {

@@ -20,18 +20,19 @@ import (
 // serveFlags are the flags of serve and serve-command.
 type serveFlags struct {
 	listen, mount, tokenEnv string
-	maxFrame                int
+	maxFrame                byteSize
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:0", "the address to serve on")
 	fs.StringVar(&f.mount, "mount", relay.DefaultMount, "serve metadata here and the WebSocket at <mount>/ws")
 	fs.StringVar(&f.tokenEnv, "token-env", "", "require 'Authorization: Bearer' and the value of this environment variable")
-	fs.IntVar(&f.maxFrame, "max-frame", wire.DefaultMaxFrame, "refuse frames above this many bytes")
+	f.maxFrame = byteSize{n: wire.DefaultMaxFrame, max: maxSize}
+	fs.Var(&f.maxFrame, "max-frame", "refuse frames above this size (bytes, or with KiB, MiB, GiB)")
 }
 
 func (f *serveFlags) options(name string) (relay.Options, error) {
-	o := relay.Options{Mount: f.mount, MaxFrame: f.maxFrame, Name: name}
+	o := relay.Options{Mount: f.mount, MaxFrame: f.maxFrame.n, Name: name}
 	if f.tokenEnv != "" {
 		if o.Token = os.Getenv(f.tokenEnv); o.Token == "" {
 			return o, fmt.Errorf("--token-env: $%s is empty or unset", f.tokenEnv)
@@ -108,7 +109,7 @@ func runServeCommand(ctx context.Context, args []string, stdin io.Reader, stdout
 	return serveUntilDone(ctx, "serve-command", &f, relay.Command(fs.Args(), log), stdout, stderr)
 }
 
-const mirrorUsage = `usage: acpconform mirror URL [flags]
+const mirrorUsage = `usage: acpconform mirror [flags] URL
 
 Connects to the ACP agent served at the WebSocket URL and serves it to a
 client on stdin/stdout, relaying frames unchanged. Without
@@ -130,19 +131,30 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fs.BoolVar(&opts.UnstableProtocol, "unstable-protocol", false, "opt the client-facing side into unstable routes: relay elicitation/create to the client")
 	fs.BoolVar(&opts.RebuildCapabilities, "rebuild-capabilities", false, "drop the client's elicitation capability on the way to the agent (a defect, on purpose)")
 	tokenEnv := fs.String("token-env", "", "send 'Authorization: Bearer' and the value of this environment variable")
-	fs.IntVar(&opts.MaxFrame, "max-frame", wire.DefaultMaxFrame, "refuse frames above this many bytes")
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fs.Usage()
+	maxFrame := byteSize{n: wire.DefaultMaxFrame, max: maxSize}
+	fs.Var(&maxFrame, "max-frame", "refuse frames above this size (bytes, or with KiB, MiB, GiB)")
+	// The URL may come before, after or between the flags.
+	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
-	url := args[0]
-	if !parse(fs, args[1:], stderr) {
+	rest := fs.Args()
+	if len(rest) == 0 {
+		fmt.Fprintln(stderr, "acpconform mirror: name the agent's WebSocket URL (see acpconform mirror -h)")
+		return exitUsage
+	}
+	url := rest[0]
+	if !parse(fs, rest[1:], stderr) {
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "acpconform mirror: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
+	if err := webSocketURL("the agent's URL", url); err != nil {
+		fmt.Fprintf(stderr, "acpconform mirror: %v\n", err)
+		return exitUsage
+	}
+	opts.MaxFrame = maxFrame.n
 	if *tokenEnv != "" {
 		token := os.Getenv(*tokenEnv)
 		if token == "" {
@@ -178,16 +190,15 @@ func runRelay(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlagSet("relay", relayUsage, stderr)
 	var f checkFlags
 	f.register(fs)
-	maxFrame := fs.Int("max-frame", wire.DefaultMaxFrame, "refuse frames from the relay above this many bytes")
 	if !parse(fs, args, stderr) {
 		return exitUsage
 	}
-	command := fs.Args()
-	if len(command) == 0 || !containsPlaceholder(command) {
+	argv := fs.Args()
+	if err := checkCommand(argv); err != nil || !containsPlaceholder(argv) {
 		fmt.Fprintln(stderr, "acpconform relay: name the relay with {url} where it takes the agent's URL: -- CMD ... {url} ...")
 		return exitUsage
 	}
-	return checkSubject(ctx, "relay", suite.Relay(command, wire.Options{MaxFrame: *maxFrame}), "", scenarios.Options{}, &f, stdout, stderr)
+	return checkSubject(ctx, "relay", suite.Relay(argv, f.wire()), "", scenarios.Options{}, &f, true, stdout, stderr)
 }
 
 // containsPlaceholder reports an argument holding {url}.

@@ -16,7 +16,7 @@ prints a summary and writes the reports. It is what the README's first
 command runs; acpconform agent, client and relay run the same catalogue
 against other people's implementations.
 
-Exit codes: 0 conformant; 1 a MUST check failed; 2 usage error.
+Exit codes as acpconform agent (acpconform help exit-codes).
 
 flags:
 `
@@ -33,10 +33,5 @@ func runReference(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintf(stderr, "acpconform run: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	cfg, err := f.config(suite.Reference(), "")
-	if err != nil {
-		fmt.Fprintf(stderr, "acpconform run: %v\n", err)
-		return exitUsage
-	}
-	return check(ctx, cfg, scenarios.Options{}, &f, stdout, stderr)
+	return checkSubject(ctx, "run", suite.Reference(), "", scenarios.Options{}, &f, false, stdout, stderr)
 }

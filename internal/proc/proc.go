@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // StopGrace is how long a subject process gets to exit after its stdin
@@ -62,6 +64,7 @@ func Start(argv []string) (*Process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
+	live.Store(p, struct{}{})
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
@@ -93,6 +96,7 @@ func (p *Process) Stop() error {
 	})
 	// What the process started lives on in its group after it exits; end it.
 	p.signal(syscall.SIGKILL)
+	live.Delete(p)
 	return p.err
 }
 
@@ -139,4 +143,49 @@ func (t *TailBuffer) String() string {
 		return fmt.Sprintf("[%d earlier bytes dropped]\n%s", t.dropped, t.buf)
 	}
 	return string(t.buf)
+}
+
+// ExitDescription says how the process ended, for people: "exited with
+// status 5", "was killed by signal SIGSEGV"; "" while it runs.
+func (p *Process) ExitDescription() string {
+	select {
+	case <-p.exited:
+	default:
+		return ""
+	}
+	var exit *exec.ExitError
+	if !errors.As(p.err, &exit) {
+		if p.err != nil {
+			return "ended: " + p.err.Error()
+		}
+		return "exited with status 0"
+	}
+	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("was killed by signal %s", unix.SignalName(ws.Signal()))
+	}
+	return fmt.Sprintf("exited with status %d", exit.ExitCode())
+}
+
+// live is every process started and not yet stopped.
+var live sync.Map // *Process -> struct{}
+
+// StopAll stops every process started and not yet stopped, at once, each
+// as Stop does.
+func StopAll() {
+	var wg sync.WaitGroup
+	live.Range(func(k, _ any) bool {
+		wg.Add(1)
+		go func() { defer wg.Done(); k.(*Process).Stop() }()
+		return true
+	})
+	wg.Wait()
+}
+
+// KillAll kills every process started and not yet stopped, and what they
+// started, at once.
+func KillAll() {
+	live.Range(func(k, _ any) bool {
+		k.(*Process).signal(syscall.SIGKILL)
+		return true
+	})
 }

@@ -241,6 +241,11 @@ func (a *Agent) play(ctx context.Context, p *peer.Peer, sessionID string, st scr
 		})
 	case st.Raw != nil:
 		_ = p.WriteRaw(ctx, []byte(*st.Raw))
+	case st.Hold != nil:
+		select {
+		case <-st.Hold:
+		case <-ctx.Done():
+		}
 	}
 }
 

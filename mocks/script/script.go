@@ -73,6 +73,9 @@ type Step struct {
 	Elicit  *Elicit `yaml:"elicit,omitempty"`  // send elicitation/create; wait for and check the answer
 	Say     *string `yaml:"say,omitempty"`     // an agent_message_chunk
 	EndTurn string  `yaml:"endTurn,omitempty"` // answer the prompt with this stopReason
+	// Hold keeps the turn open until the channel is closed (Go only): a
+	// client under test waits for the prompt's answer meanwhile.
+	Hold <-chan struct{} `yaml:"-"`
 
 	// Both peers.
 	Raw   *string `yaml:"raw,omitempty"`   // bytes to write as they are

@@ -73,6 +73,9 @@ var _ = Describe("StreamConn", func() {
 		Expect(err).To(MatchError(wire.ErrClosed))
 		Eventually(ctx, b.Done()).Should(BeClosed())
 		Expect(b.Transcript().String()).To(ContainSubstring("closed: EOF"))
+		Expect(b.EndedByPeer()).To(BeTrue(), "b's peer ended it")
+		Eventually(ctx, a.Done()).Should(BeClosed())
+		Expect(a.EndedByPeer()).To(BeFalse(), "a ended it itself")
 	})
 
 	It("counts a last line without a newline", within, func(ctx SpecContext) {

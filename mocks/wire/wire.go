@@ -15,6 +15,10 @@ import (
 // DefaultMaxFrame is the size limit of one incoming message: 1 MiB.
 const DefaultMaxFrame = 1 << 20
 
+// DefaultMaxHeld is how many bytes of a peer's messages one connection may
+// hold for checks and transcripts: 64 MiB.
+const DefaultMaxHeld = 64 << 20
+
 // Errors a [Conn] reports.
 var (
 	// ErrClosed: the connection ended; no more frames will come.
@@ -63,6 +67,9 @@ type Options struct {
 	// MaxFrame is the size limit of one incoming message in bytes; zero
 	// means DefaultMaxFrame.
 	MaxFrame int
+	// MaxHeld is how many bytes of the peer's messages the connection's
+	// owner may hold; zero means DefaultMaxHeld.
+	MaxHeld int
 	// Transcript records the traffic; nil means a new one.
 	Transcript *Transcript
 }
@@ -96,6 +103,7 @@ type reader struct {
 	frames   chan []byte   // background mode
 	done     chan struct{} // closed when the loop has stopped; err says why
 	err      error
+	byPeer   bool          // the loop stopped before Close was called
 	loopDone chan struct{} // closed when a started loop has returned
 	began    chan struct{} // closed when a mode was chosen
 }
@@ -110,6 +118,11 @@ func newReader(loop func(deliver func([]byte) bool) error) *reader {
 
 func (r *reader) finish(err error) {
 	r.err = err
+	select {
+	case <-r.closing:
+	default:
+		r.byPeer = true
+	}
 	close(r.done)
 	close(r.loopDone)
 }
@@ -195,6 +208,17 @@ func (r *reader) Err() error {
 		return r.err
 	default:
 		return nil
+	}
+}
+
+// EndedByPeer reports whether reading ended before this side closed the
+// connection: the peer closed it, went away, or broke the framing.
+func (r *reader) EndedByPeer() bool {
+	select {
+	case <-r.done:
+		return r.byPeer
+	default:
+		return false
 	}
 }
 

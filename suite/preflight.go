@@ -1,0 +1,163 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/acpconform/acpconform/internal/elide"
+	"github.com/acpconform/acpconform/mocks/agent"
+	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/wire"
+)
+
+// StartError is a subject that could not be run: what it did instead of
+// starting, and the end of its stderr.
+type StartError struct {
+	What   string // "it exited with status 5 before it answered initialize"
+	Stderr string // the end of its stderr, when it is a process
+	Err    error  // the cause, for errors.Is: context.Canceled for an interrupt
+}
+
+// stderrLines is how many of a subject's last stderr lines a diagnosis quotes.
+const stderrLines = 10
+
+func (e *StartError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.What)
+	if tail := lastLines(e.Stderr, stderrLines); tail != "" {
+		b.WriteString("; its stderr ends:\n  ")
+		b.WriteString(strings.ReplaceAll(tail, "\n", "\n  "))
+	}
+	return b.String()
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// lastLines keeps the last n lines of s, each bounded, without the blank end.
+func lastLines(s string, n int) string {
+	s = strings.TrimRight(s, "\n\t ")
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		lines[i] = elide.Head(l, 500)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Preflight starts the subject once and has initialize cross it, so that a
+// subject that cannot even do that is one clear diagnosis instead of a
+// catalogue of failures: an agent answers initialize, a client sends it
+// (and may finish its turn), a relay relays it to a mock agent. timeout
+// bounds it all. The error is a *StartError.
+func Preflight(ctx context.Context, s Subject, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("within --startup-timeout %s", timeout))
+	defer cancel()
+	link, err := s.Connect(ctx)
+	if err != nil {
+		var se *StartError
+		if errors.As(err, &se) {
+			return se
+		}
+		return &StartError{What: fmt.Sprintf("it did not start: %v", err), Err: err}
+	}
+	var what string
+	var problems []string
+	switch {
+	case s.Role() == ClientRole:
+		what = "sent initialize"
+		a := agent.New(agent.Config{Timeout: timeout})
+		a.Connect(link.Conn)
+		if err = a.WaitInitialize(ctx); err == nil {
+			_ = a.WaitTurns(ctx, 1) // let a well-behaved client finish before it is stopped
+		}
+		problems = a.Violations()
+		a.Close()
+	case link.Upstream != nil:
+		what, err, problems = "relayed initialize", preflightRelay(ctx, link, timeout), nil
+	default:
+		what = "answered initialize"
+		mc := client.New(client.Config{})
+		mc.Connect(link.Conn)
+		err = mc.Initialize(ctx)
+		problems = mc.Violations()
+		mc.Close()
+	}
+	link.Close()
+	if err == nil {
+		return nil
+	}
+	return &StartError{What: failedStart(ctx, what, err, link, problems), Stderr: link.Stderr(), Err: err}
+}
+
+// preflightRelay has initialize cross a relay: a mock client on its client
+// side, a mock agent where it connects.
+func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) error {
+	a := agent.New(agent.Config{Timeout: timeout})
+	upstream := make(chan error, 1)
+	go func() {
+		up, err := link.Upstream(ctx)
+		if err == nil {
+			a.Connect(up)
+		}
+		upstream <- err
+	}()
+	mc := client.New(client.Config{})
+	mc.Connect(link.Conn)
+	initialized := make(chan error, 1)
+	go func() { initialized <- mc.Initialize(ctx) }()
+	var err, uerr error
+	upstreamDone := false
+	select {
+	case err = <-initialized:
+	case uerr = <-upstream: // a relay that exits or cannot connect says why at once
+		upstreamDone = true
+		if uerr == nil {
+			err = <-initialized
+		}
+	}
+	if err == nil && uerr == nil && len(mc.Violations()) > 0 {
+		err = fmt.Errorf("it sent its client what is not ACP: %s", strings.Join(mc.Violations(), "; "))
+	}
+	mc.Close()
+	link.Close() // ends a relay still waiting to connect
+	if !upstreamDone {
+		uerr = <-upstream
+	}
+	if uerr == nil {
+		a.Close()
+		return err
+	}
+	return uerr
+}
+
+// failedStart says in a sentence what a subject did instead of what it
+// should have: it died, it broke the protocol, it said nothing in time.
+func failedStart(ctx context.Context, what string, err error, link *Link, problems []string) string {
+	var b strings.Builder
+	switch died := link.Died(); {
+	case died != "":
+		fmt.Fprintf(&b, "it %s before it %s", died, what)
+	case errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintf(&b, "it had not %s %v", what, context.Cause(ctx))
+	case errors.Is(err, wire.ErrClosed):
+		fmt.Fprintf(&b, "it closed the connection before it %s", what)
+	default:
+		fmt.Fprintf(&b, "it had not %s: %v", what, err)
+	}
+	if len(problems) > 0 {
+		if len(problems) > 3 {
+			problems = append(problems[:3:3], fmt.Sprintf("and %d more", len(problems)-3))
+		}
+		b.WriteString("; meanwhile ")
+		b.WriteString(strings.Join(problems, "; "))
+	}
+	return elide.Head(b.String(), 4000)
+}
