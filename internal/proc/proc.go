@@ -18,12 +18,14 @@ import (
 // closes, and again after SIGTERM, before it is killed.
 const StopGrace = 2 * time.Second
 
-// Process is a started process.
+// Process is a started process. Its Stdout is a pipe of its own: what the
+// process wrote before it exited stays readable to EOF until Stop.
 type Process struct {
 	Stdin  io.WriteCloser
 	Stdout io.ReadCloser
 	Stderr *TailBuffer // the last StderrLimit bytes it wrote
 	cmd    *exec.Cmd
+	stdout *os.File // read end of Stdout
 	exited chan struct{}
 	err    error // how it exited, once exited is closed
 	stop   sync.Once
@@ -53,13 +55,21 @@ func Start(argv []string) (*Process, error) {
 		errRead.Close()
 	}()
 	defer errWrite.Close() // the child has its own copy
-	if p.Stdin, err = cmd.StdinPipe(); err != nil {
+	// Stdout too, for another reason: exec's StdoutPipe is closed by Wait
+	// as soon as the process exits, losing what is still in the pipe.
+	outRead, outWrite, err := os.Pipe()
+	if err != nil {
 		return nil, err
 	}
-	if p.Stdout, err = cmd.StdoutPipe(); err != nil {
+	cmd.Stdout = outWrite
+	p.Stdout, p.stdout = outRead, outRead
+	defer outWrite.Close()
+	if p.Stdin, err = cmd.StdinPipe(); err != nil {
+		outRead.Close()
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
+		outRead.Close()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
 	go func() {
@@ -77,7 +87,8 @@ func (p *Process) Err() error { return p.err }
 
 // Stop ends the process politely, then firmly: it closes stdin and waits
 // StopGrace, sends SIGTERM to the process group and waits StopGrace again,
-// then sends SIGKILL. It returns how the process exited, nil for status 0.
+// then sends SIGKILL. It closes Stdout and returns how the process exited,
+// nil for status 0.
 func (p *Process) Stop() error {
 	p.stop.Do(func() {
 		p.Stdin.Close()
@@ -93,6 +104,7 @@ func (p *Process) Stop() error {
 	})
 	// What the process started lives on in its group after it exits; end it.
 	p.signal(syscall.SIGKILL)
+	p.stdout.Close()
 	return p.err
 }
 

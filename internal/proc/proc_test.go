@@ -1,6 +1,14 @@
 package proc
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +44,45 @@ func TestStopLetsAProcessEndOnItsStdin(t *testing.T) {
 	case <-p.Exited():
 	default:
 		t.Error("Exited is not closed after Stop")
+	}
+	if _, err := p.Stdout.Read(make([]byte, 1)); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("read from stdout after Stop: %v, want it closed", err)
+	}
+}
+
+func TestStdoutKeepsAllAProcessWroteBeforeExiting(t *testing.T) {
+	// More than a pipe holds (64 KiB), written as fast as the reader takes
+	// it, then the process exits at once: the end is still in the pipe.
+	const lines = 50000
+	var want bytes.Buffer
+	for i := 1; i <= lines; i++ {
+		fmt.Fprintln(&want, i)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	for run := range 50 {
+		p, err := Start([]string{"seq", strconv.Itoa(lines)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan []byte, 1)
+		go func() {
+			b, _ := io.ReadAll(bufio.NewReaderSize(p.Stdout, 64<<10))
+			got <- b
+		}()
+		var b []byte
+		select {
+		case b = <-got:
+		case <-ctx.Done():
+			p.Stop()
+			t.Fatalf("run %d: stdout did not end: %v", run, ctx.Err())
+		}
+		if err := p.Stop(); err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		if !bytes.Equal(b, want.Bytes()) {
+			t.Fatalf("run %d: read %d of %d bytes", run, len(b), want.Len())
+		}
 	}
 }
 
