@@ -4,6 +4,7 @@
 package proc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,14 +22,17 @@ const StopGrace = 2 * time.Second
 // Process is a started process. Its Stdout is a pipe of its own: what the
 // process wrote before it exited stays readable to EOF until Stop.
 type Process struct {
-	Stdin  io.WriteCloser
-	Stdout io.ReadCloser
-	Stderr *TailBuffer // the last StderrLimit bytes it wrote
-	cmd    *exec.Cmd
-	stdout *os.File // read end of Stdout
-	exited chan struct{}
-	err    error // how it exited, once exited is closed
-	stop   sync.Once
+	Stdin      io.WriteCloser
+	Stdout     io.ReadCloser
+	Stderr     *TailBuffer // the last StderrLimit bytes it wrote
+	name       string
+	cmd        *exec.Cmd
+	stdout     *os.File // read end of Stdout
+	stderr     *os.File // read end of stderr, closed by the copier
+	stderrDone chan struct{}
+	exited     chan struct{}
+	err        error // how it exited, once exited is closed
+	stop       sync.Once
 }
 
 // StderrLimit is how much of a subject's stderr is kept: the end.
@@ -41,7 +45,13 @@ func Start(argv []string) (*Process, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &Process{cmd: cmd, Stderr: &TailBuffer{Limit: StderrLimit}, exited: make(chan struct{})}
+	p := &Process{
+		name:       argv[0],
+		cmd:        cmd,
+		Stderr:     &TailBuffer{Limit: StderrLimit},
+		stderrDone: make(chan struct{}),
+		exited:     make(chan struct{}),
+	}
 	// Stderr is read from a pipe of our own, not through exec's copying:
 	// a child the process leaves behind may hold it open, and the exit
 	// must count at once all the same. Stop ends the child with the group.
@@ -49,10 +59,11 @@ func Start(argv []string) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd.Stderr = errWrite
+	cmd.Stderr, p.stderr = errWrite, errRead
 	go func() {
 		_, _ = io.Copy(p.Stderr, errRead)
 		errRead.Close()
+		close(p.stderrDone)
 	}()
 	defer errWrite.Close() // the child has its own copy
 	// Stdout too, for another reason: exec's StdoutPipe is closed by Wait
@@ -85,18 +96,34 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 // Err is how the process exited; call it after Exited is closed.
 func (p *Process) Err() error { return p.err }
 
+// Wait waits until the process has exited and all it wrote to stderr is
+// in Stderr, or until ctx ends. It returns nil when both have happened,
+// otherwise ctx's error: a process it started may hold stderr open, until
+// Stop ends it. How the process exited is Err.
+func (p *Process) Wait(ctx context.Context) error {
+	for _, done := range []<-chan struct{}{p.exited, p.stderrDone} {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return fmt.Errorf("wait for %s to exit and close stderr: %w", p.name, context.Cause(ctx))
+		}
+	}
+	return nil
+}
+
 // Stop ends the process politely, then firmly: it closes stdin and waits
 // StopGrace, sends SIGTERM to the process group and waits StopGrace again,
-// then sends SIGKILL. It closes Stdout and returns how the process exited,
-// nil for status 0.
+// then sends SIGKILL. It kills the rest of the group, waits at most
+// StopGrace for stderr to close, closes Stdout and returns how the process
+// exited, nil for status 0.
 func (p *Process) Stop() error {
 	p.stop.Do(func() {
 		p.Stdin.Close()
-		if p.wait(StopGrace) {
+		if p.await(p.exited, StopGrace) {
 			return
 		}
 		p.signal(syscall.SIGTERM)
-		if p.wait(StopGrace) {
+		if p.await(p.exited, StopGrace) {
 			return
 		}
 		p.signal(syscall.SIGKILL)
@@ -104,15 +131,18 @@ func (p *Process) Stop() error {
 	})
 	// What the process started lives on in its group after it exits; end it.
 	p.signal(syscall.SIGKILL)
+	if !p.await(p.stderrDone, StopGrace) {
+		p.stderr.Close() // held open out of our reach: end the copier
+	}
 	p.stdout.Close()
 	return p.err
 }
 
-func (p *Process) wait(d time.Duration) bool {
+func (p *Process) await(done <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-p.exited:
+	case <-done:
 		return true
 	case <-t.C:
 		return false

@@ -8,11 +8,28 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
+
+// testContext is bounded well below the test binary's timeout.
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func awaitExit(ctx context.Context, t *testing.T, p *Process) {
+	t.Helper()
+	select {
+	case <-p.Exited():
+	case <-ctx.Done():
+		t.Fatalf("%s did not exit: %v", p.name, ctx.Err())
+	}
+}
 
 func TestStopEndsAProcessThatIgnoresSIGTERM(t *testing.T) {
 	p, err := Start([]string{"sh", "-c", `trap "" TERM; echo started >&2; while :; do sleep 1; done`})
@@ -58,8 +75,7 @@ func TestStdoutKeepsAllAProcessWroteBeforeExiting(t *testing.T) {
 	for i := 1; i <= lines; i++ {
 		fmt.Fprintln(&want, i)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
+	ctx := testContext(t)
 	for run := range 50 {
 		p, err := Start([]string{"seq", strconv.Itoa(lines)})
 		if err != nil {
@@ -92,6 +108,65 @@ func TestStartFailsForAMissingCommand(t *testing.T) {
 	}
 	if _, err := Start(nil); err == nil {
 		t.Error("no command started")
+	}
+}
+
+func TestWaitGetsTheWholeStderrTail(t *testing.T) {
+	ctx := testContext(t)
+	for run := range 50 {
+		p, err := Start([]string{"sh", "-c", "echo LAST-WORDS >&2; exit 5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		awaitExit(ctx, t, p)
+		if err := p.Wait(ctx); err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		if got := p.Stderr.String(); got != "LAST-WORDS\n" {
+			t.Fatalf("run %d: stderr %q after Wait", run, got)
+		}
+		p.Stop()
+	}
+}
+
+func TestStopGetsTheWholeStderrTail(t *testing.T) {
+	// On one CPU the stderr copier runs only when Stop blocks: Stop must
+	// wait for it, not merely be slow enough.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	ctx := testContext(t)
+	for run := range 50 {
+		p, err := Start([]string{"sh", "-c", "echo LAST-WORDS >&2; exit 5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		awaitExit(ctx, t, p)
+		p.Stop()
+		if got := p.Stderr.String(); got != "LAST-WORDS\n" {
+			t.Fatalf("run %d: stderr %q after Stop", run, got)
+		}
+	}
+}
+
+func TestWaitIsBoundedWhileADescendantHoldsStderr(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	p, err := Start([]string{"sh", "-c", "sleep 1000 & echo bye >&2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop()
+	awaitExit(ctx, t, p)
+	short, cancelShort := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancelShort()
+	if err := p.Wait(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Wait = %v while sleep holds stderr, want the deadline", err)
+	}
+	p.Stop() // ends sleep with the group
+	if err := p.Wait(ctx); err != nil {
+		t.Errorf("Wait after Stop: %v", err)
+	}
+	if got := p.Stderr.String(); got != "bye\n" {
+		t.Errorf("stderr %q", got)
 	}
 }
 
