@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // StopGrace is how long a subject process gets to exit after its stdin
@@ -33,7 +35,20 @@ type Process struct {
 	exited     chan struct{}
 	err        error // how it exited, once exited is closed
 	stop       sync.Once
+
+	mu   sync.Mutex
+	sent sent // the strongest ending we asked for
 }
+
+// sent records which signal we sent the process, so that its end can be
+// told apart from a crash.
+type sent int
+
+const (
+	sentNothing  sent = iota
+	sentTerm          // Stop's SIGTERM after the stdin grace
+	sentKillLate      // Stop's SIGKILL after the SIGTERM grace
+)
 
 // StderrLimit is how much of a subject's stderr is kept: the end.
 const StderrLimit = 64 << 10
@@ -99,7 +114,7 @@ func (p *Process) Err() error { return p.err }
 // Wait waits until the process has exited and all it wrote to stderr is
 // in Stderr, or until ctx ends. It returns nil when both have happened,
 // otherwise ctx's error: a process it started may hold stderr open, until
-// Stop ends it. How the process exited is Err.
+// Stop ends it. How the process exited is Err and ExitDescription.
 func (p *Process) Wait(ctx context.Context) error {
 	for _, done := range []<-chan struct{}{p.exited, p.stderrDone} {
 		select {
@@ -122,10 +137,12 @@ func (p *Process) Stop() error {
 		if p.await(p.exited, StopGrace) {
 			return
 		}
+		p.setSent(sentTerm)
 		p.signal(syscall.SIGTERM)
 		if p.await(p.exited, StopGrace) {
 			return
 		}
+		p.setSent(sentKillLate)
 		p.signal(syscall.SIGKILL)
 		<-p.exited
 	})
@@ -151,6 +168,59 @@ func (p *Process) await(done <-chan struct{}, d time.Duration) bool {
 
 func (p *Process) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-p.cmd.Process.Pid, sig) // the whole group
+}
+
+func (p *Process) setSent(s sent) {
+	select {
+	case <-p.exited: // too late to be how it ended
+		return
+	default:
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sent = s
+}
+
+// ExitDescription says how the process ended, for people: "exited with
+// status 5", "killed by signal SIGSEGV (segmentation fault)" when it died
+// of a signal no one here sent, "stopped by SIGTERM ..." or "killed by
+// SIGKILL after ignoring SIGTERM" when Stop had to go that far, and "still
+// running" before it exits.
+func (p *Process) ExitDescription() string {
+	select {
+	case <-p.exited:
+	default:
+		return "still running"
+	}
+	p.mu.Lock()
+	sent := p.sent
+	p.mu.Unlock()
+	if p.cmd.ProcessState == nil { // the wait itself failed
+		return fmt.Sprintf("ended, but waiting for it failed: %v", p.err)
+	}
+	status, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case !ok:
+		return p.cmd.ProcessState.String()
+	case status.Exited() && (sent == sentTerm || sent == sentKillLate):
+		return fmt.Sprintf("exited with status %d after SIGTERM", status.ExitStatus())
+	case status.Exited():
+		return fmt.Sprintf("exited with status %d", status.ExitStatus())
+	case !status.Signaled():
+		return p.cmd.ProcessState.String()
+	}
+	switch sig := status.Signal(); {
+	case sig == syscall.SIGTERM && sent == sentTerm:
+		return fmt.Sprintf("stopped by SIGTERM, still running %s after its stdin closed", StopGrace)
+	case sig == syscall.SIGKILL && sent == sentKillLate:
+		return "killed by SIGKILL after ignoring SIGTERM"
+	default:
+		d := fmt.Sprintf("killed by signal %s (%s)", unix.SignalName(sig), sig)
+		if status.CoreDump() {
+			d += ", core dumped"
+		}
+		return d
+	}
 }
 
 // TailBuffer keeps the last Limit bytes written to it; safe for concurrent use.

@@ -32,6 +32,7 @@ func awaitExit(ctx context.Context, t *testing.T, p *Process) {
 }
 
 func TestStopEndsAProcessThatIgnoresSIGTERM(t *testing.T) {
+	t.Parallel()
 	p, err := Start([]string{"sh", "-c", `trap "" TERM; echo started >&2; while :; do sleep 1; done`})
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +44,9 @@ func TestStopEndsAProcessThatIgnoresSIGTERM(t *testing.T) {
 	}
 	if d := time.Since(start); d < 2*StopGrace {
 		t.Errorf("stopped after %s, before both graces ran out", d)
+	}
+	if got, want := p.ExitDescription(), "killed by SIGKILL after ignoring SIGTERM"; got != want {
+		t.Errorf("ExitDescription = %q, want %q", got, want)
 	}
 	if !strings.Contains(p.Stderr.String(), "started") {
 		t.Errorf("stderr %q", p.Stderr.String())
@@ -125,6 +129,9 @@ func TestWaitGetsTheWholeStderrTail(t *testing.T) {
 		if got := p.Stderr.String(); got != "LAST-WORDS\n" {
 			t.Fatalf("run %d: stderr %q after Wait", run, got)
 		}
+		if got, want := p.ExitDescription(), "exited with status 5"; got != want {
+			t.Fatalf("run %d: ExitDescription = %q, want %q", run, got, want)
+		}
 		p.Stop()
 	}
 }
@@ -168,6 +175,44 @@ func TestWaitIsBoundedWhileADescendantHoldsStderr(t *testing.T) {
 	if got := p.Stderr.String(); got != "bye\n" {
 		t.Errorf("stderr %q", got)
 	}
+}
+
+func TestExitDescription(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, script, want string
+	}{
+		{"status 0", "exit 0", "exited with status 0"},
+		{"status 5", "exit 5", "exited with status 5"},
+		{"its own SIGSEGV", "kill -SEGV $$", "killed by signal SIGSEGV (segmentation fault)"},
+		{"its own SIGKILL", "kill -KILL $$", "killed by signal SIGKILL (killed)"},
+		{"stdin closed", "cat", "exited with status 0"},
+		{"SIGTERM", "exec sleep 1000", fmt.Sprintf("stopped by SIGTERM, still running %s after its stdin closed", StopGrace)},
+		{"SIGTERM trapped", `trap "exit 3" TERM; while :; do sleep 0.1; done`, "exited with status 3 after SIGTERM"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Start([]string{"sh", "-c", c.script})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Stop()
+			if got := p.ExitDescription(); got != c.want {
+				t.Errorf("ExitDescription = %q, want %q", got, c.want)
+			}
+		})
+	}
+	t.Run("running", func(t *testing.T) {
+		t.Parallel()
+		p, err := Start([]string{"cat"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Stop()
+		if got, want := p.ExitDescription(), "still running"; got != want {
+			t.Errorf("ExitDescription before the end = %q, want %q", got, want)
+		}
+	})
 }
 
 func TestTailBufferKeepsTheEnd(t *testing.T) {
