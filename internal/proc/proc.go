@@ -1,15 +1,32 @@
-// Package proc starts the processes under test: each in its own process
-// group, with pipes on its stdio, and stops them politely, then firmly,
-// taking whatever they started with them.
+// Package proc starts the processes under test with pipes on their stdio,
+// keeps what they write until it is read, and stops them politely, then
+// firmly, taking whatever they started with them.
+//
+// How far "whatever they started" reaches depends on the platform. On
+// Linux, Stop kills the process group, every process of ours that carries
+// the process's environment marker (the variable MarkerEnv, which
+// descendants inherit), and every descendant found by walking parent links
+// in /proc; BecomeSubreaper makes orphaned descendants children of this
+// process, so that Stop also reaps them. On other platforms only the
+// process group is stopped.
+//
+// A program that starts processes here calls BecomeSubreaper once at its
+// start, and StopAll on every way out: at its end, on an interrupt or a
+// timeout; KillAll answers a second interrupt.
 package proc
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -17,58 +34,114 @@ import (
 )
 
 // StopGrace is how long a subject process gets to exit after its stdin
-// closes, and again after SIGTERM, before it is killed.
+// closes, and again after SIGTERM, before it is killed. Stop also gives
+// what it killed at most this long to be gone and to close stderr.
 const StopGrace = 2 * time.Second
-
-// Process is a started process.
-type Process struct {
-	Stdin  io.WriteCloser
-	Stdout io.ReadCloser
-	Stderr *TailBuffer // the last StderrLimit bytes it wrote
-	cmd    *exec.Cmd
-	exited chan struct{}
-	err    error // how it exited, once exited is closed
-	stop   sync.Once
-}
 
 // StderrLimit is how much of a subject's stderr is kept: the end.
 const StderrLimit = 64 << 10
 
-// Start starts argv in its own process group with pipes on its stdio.
+// MarkerEnv is the environment variable Start gives each process: a
+// space-separated list of markers, the process's own last, after those it
+// inherited from an enclosing acpconform. Descendants inherit it, so Stop
+// can find them after they leave the process group or lose their parent.
+const MarkerEnv = "ACPCONFORM_SUBJECT"
+
+// Process is a started process. Its Stdout is a pipe of its own: what the
+// process wrote before it exited stays readable to EOF until Stop.
+type Process struct {
+	Stdin  io.WriteCloser
+	Stdout io.ReadCloser
+	Stderr *TailBuffer // the last StderrLimit bytes it wrote
+
+	name       string
+	marker     string // this process's token in MarkerEnv
+	cmd        *exec.Cmd
+	stdout     *os.File // read end of Stdout
+	stderr     *os.File // read end of stderr, closed by the copier
+	stderrDone chan struct{}
+	exited     chan struct{}
+	err        error // how it exited, once exited is closed
+
+	mu    sync.Mutex
+	sent  sent     // the strongest ending we asked for
+	known []member // descendants seen while it ran (Linux)
+
+	polite   sync.Once
+	finished sync.Once
+}
+
+// member is a process found to belong to a subject; its start time tells
+// it from a later process given the same pid.
+type member struct {
+	pid   int
+	start uint64
+}
+
+// sent records which signal we sent the process, so that its end can be
+// told apart from a crash.
+type sent int
+
+const (
+	sentNothing    sent = iota
+	sentTerm            // Stop's SIGTERM after the stdin grace
+	sentKillLate        // Stop's SIGKILL after the SIGTERM grace
+	sentKillAtOnce      // Kill's SIGKILL
+)
+
+// Start starts argv in its own process group with pipes on its stdio and
+// a fresh marker in MarkerEnv.
 func Start(argv []string) (*Process, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no command to start")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &Process{cmd: cmd, Stderr: &TailBuffer{Limit: StderrLimit}, exited: make(chan struct{})}
-	// Stderr is read from a pipe of our own, not through exec's copying:
-	// a child the process leaves behind may hold it open, and the exit
-	// must count at once all the same. Stop ends the child with the group.
+	p := &Process{
+		name:       argv[0],
+		marker:     newMarker(),
+		cmd:        cmd,
+		Stderr:     &TailBuffer{Limit: StderrLimit},
+		stderrDone: make(chan struct{}),
+		exited:     make(chan struct{}),
+	}
+	cmd.Env = withMarker(os.Environ(), p.marker)
+	// Stdout and stderr are pipes of our own, not exec's: Wait closes
+	// exec's read ends when the process exits, losing what is still in
+	// them, and exec's copying would make Wait wait for a descendant that
+	// holds them open.
+	outRead, outWrite, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %s: stdout pipe: %w", argv[0], err)
+	}
 	errRead, errWrite, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		outRead.Close()
+		outWrite.Close()
+		return nil, fmt.Errorf("start %s: stderr pipe: %w", argv[0], err)
 	}
-	cmd.Stderr = errWrite
+	cmd.Stdout, cmd.Stderr = outWrite, errWrite
+	p.stdout, p.Stdout, p.stderr = outRead, outRead, errRead
+	if p.Stdin, err = cmd.StdinPipe(); err == nil {
+		err = cmd.Start()
+	}
+	outWrite.Close() // the child has its own copies
+	errWrite.Close()
+	if err != nil {
+		outRead.Close()
+		errRead.Close()
+		return nil, fmt.Errorf("start %s: %w", argv[0], err)
+	}
 	go func() {
 		_, _ = io.Copy(p.Stderr, errRead)
 		errRead.Close()
+		close(p.stderrDone)
 	}()
-	defer errWrite.Close() // the child has its own copy
-	if p.Stdin, err = cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	if p.Stdout, err = cmd.StdoutPipe(); err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", argv[0], err)
-	}
-	live.Store(p, struct{}{})
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
 	}()
+	register(p)
 	return p, nil
 }
 
@@ -78,33 +151,85 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 // Err is how the process exited; call it after Exited is closed.
 func (p *Process) Err() error { return p.err }
 
+// Wait waits until the process has exited and all it wrote to stderr is
+// in Stderr, or until ctx ends. It returns nil when both have happened,
+// otherwise ctx's error: a process it started may hold stderr open, until
+// Stop ends it. How the process exited is Err and ExitDescription.
+func (p *Process) Wait(ctx context.Context) error {
+	for _, done := range []<-chan struct{}{p.exited, p.stderrDone} {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return fmt.Errorf("wait for %s to exit and close stderr: %w", p.name, context.Cause(ctx))
+		}
+	}
+	return nil
+}
+
 // Stop ends the process politely, then firmly: it closes stdin and waits
 // StopGrace, sends SIGTERM to the process group and waits StopGrace again,
-// then sends SIGKILL. It returns how the process exited, nil for status 0.
+// then sends SIGKILL. Then it kills what the process started (see the
+// package doc), waits at most StopGrace for that to be gone and for stderr
+// to close, and closes Stdout. It returns how the process exited, nil for
+// status 0. Stop may be called more than once and concurrently with Kill,
+// StopAll and KillAll.
 func (p *Process) Stop() error {
-	p.stop.Do(func() {
-		p.Stdin.Close()
-		if p.wait(StopGrace) {
-			return
-		}
-		p.signal(syscall.SIGTERM)
-		if p.wait(StopGrace) {
-			return
-		}
-		p.signal(syscall.SIGKILL)
-		<-p.exited
-	})
-	// What the process started lives on in its group after it exits; end it.
-	p.signal(syscall.SIGKILL)
-	live.Delete(p)
+	p.polite.Do(p.stopPolitely)
+	p.finish()
 	return p.err
 }
 
-func (p *Process) wait(d time.Duration) bool {
+// Kill is Stop without the politeness: it sends SIGKILL to the process,
+// its group and what it started at once, then finishes as Stop does.
+func (p *Process) Kill() error {
+	p.remember()
+	p.setSent(sentKillAtOnce)
+	p.signal(syscall.SIGKILL)
+	<-p.exited
+	p.finish()
+	return p.err
+}
+
+func (p *Process) stopPolitely() {
+	p.remember()
+	p.Stdin.Close()
+	if p.await(p.exited, StopGrace) {
+		return
+	}
+	p.setSent(sentTerm)
+	p.signal(syscall.SIGTERM)
+	if p.await(p.exited, StopGrace) {
+		return
+	}
+	p.remember() // what it started since
+	p.setSent(sentKillLate)
+	p.signal(syscall.SIGKILL)
+	<-p.exited
+}
+
+// finish ends what the process left behind, once it has exited.
+func (p *Process) finish() {
+	p.finished.Do(func() {
+		// What the process started lives on in its group after it exits.
+		p.signal(syscall.SIGKILL)
+		ctx, cancel := context.WithTimeout(context.Background(), StopGrace)
+		defer cancel()
+		p.endDescendants(ctx)
+		select {
+		case <-p.stderrDone:
+		case <-ctx.Done():
+			p.stderr.Close() // held open out of our reach: end the copier
+		}
+		p.stdout.Close()
+		unregister(p)
+	})
+}
+
+func (p *Process) await(done <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-p.exited:
+	case <-done:
 		return true
 	case <-t.C:
 		return false
@@ -113,6 +238,143 @@ func (p *Process) wait(d time.Duration) bool {
 
 func (p *Process) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-p.cmd.Process.Pid, sig) // the whole group
+}
+
+func (p *Process) setSent(s sent) {
+	select {
+	case <-p.exited: // too late to be how it ended
+		return
+	default:
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sent != sentKillAtOnce {
+		p.sent = s
+	}
+}
+
+// ExitDescription says how the process ended, for people: "exited with
+// status 5", "killed by signal SIGSEGV (segmentation fault)" when it died
+// of a signal no one here sent, "stopped by SIGTERM ..." or "killed by
+// SIGKILL after ignoring SIGTERM" when Stop had to go that far, "killed at
+// once by SIGKILL" after Kill, and "still running" before it exits.
+func (p *Process) ExitDescription() string {
+	select {
+	case <-p.exited:
+	default:
+		return "still running"
+	}
+	p.mu.Lock()
+	sent := p.sent
+	p.mu.Unlock()
+	if p.cmd.ProcessState == nil { // the wait itself failed
+		return fmt.Sprintf("ended, but waiting for it failed: %v", p.err)
+	}
+	status, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case !ok:
+		return p.cmd.ProcessState.String()
+	case status.Exited() && (sent == sentTerm || sent == sentKillLate):
+		return fmt.Sprintf("exited with status %d after SIGTERM", status.ExitStatus())
+	case status.Exited():
+		return fmt.Sprintf("exited with status %d", status.ExitStatus())
+	case !status.Signaled():
+		return p.cmd.ProcessState.String()
+	}
+	switch sig := status.Signal(); {
+	case sig == syscall.SIGTERM && sent == sentTerm:
+		return fmt.Sprintf("stopped by SIGTERM, still running %s after its stdin closed", StopGrace)
+	case sig == syscall.SIGKILL && sent == sentKillLate:
+		return "killed by SIGKILL after ignoring SIGTERM"
+	case sig == syscall.SIGKILL && sent == sentKillAtOnce:
+		return "killed at once by SIGKILL"
+	default:
+		d := fmt.Sprintf("killed by signal %s (%s)", unix.SignalName(sig), sig)
+		if status.CoreDump() {
+			d += ", core dumped"
+		}
+		return d
+	}
+}
+
+// live holds every process started and not yet stopped.
+var live struct {
+	sync.Mutex
+	procs map[*Process]struct{}
+}
+
+func register(p *Process) {
+	live.Lock()
+	defer live.Unlock()
+	if live.procs == nil {
+		live.procs = make(map[*Process]struct{})
+	}
+	live.procs[p] = struct{}{}
+}
+
+func unregister(p *Process) {
+	live.Lock()
+	defer live.Unlock()
+	delete(live.procs, p)
+}
+
+func started() []*Process {
+	live.Lock()
+	defer live.Unlock()
+	ps := make([]*Process, 0, len(live.procs))
+	for p := range live.procs {
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// StopAll stops every process started and not yet stopped, all at once,
+// and returns when they are stopped. Call it on every way out of the
+// program; it is safe to call more than once and concurrently with Stop.
+func StopAll() { endAll((*Process).Stop) }
+
+// KillAll kills every process started and not yet stopped, and what they
+// started, without waiting out any grace: the answer to a second
+// interrupt. It is safe to call more than once and while StopAll runs,
+// which it cuts short.
+func KillAll() { endAll((*Process).Kill) }
+
+func endAll(end func(*Process) error) {
+	var wg sync.WaitGroup
+	for _, p := range started() {
+		wg.Go(func() { _ = end(p) })
+	}
+	wg.Wait()
+}
+
+var (
+	runID = sync.OnceValue(func() string {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b) // it never returns an error
+		return hex.EncodeToString(b)
+	})
+	serial atomic.Uint64
+)
+
+// newMarker returns a token no other process has: an id for this run of
+// the program and a serial number.
+func newMarker() string { return fmt.Sprintf("%s-%d", runID(), serial.Add(1)) }
+
+// withMarker returns env with marker appended to MarkerEnv, keeping the
+// markers of an enclosing acpconform so that it still finds the process.
+func withMarker(env []string, marker string) []string {
+	out := make([]string, 0, len(env)+1)
+	value := marker
+	for _, kv := range env {
+		if old, ok := strings.CutPrefix(kv, MarkerEnv+"="); ok {
+			if old != "" {
+				value = old + " " + marker
+			}
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, MarkerEnv+"="+value)
 }
 
 // TailBuffer keeps the last Limit bytes written to it; safe for concurrent use.
@@ -143,49 +405,4 @@ func (t *TailBuffer) String() string {
 		return fmt.Sprintf("[%d earlier bytes dropped]\n%s", t.dropped, t.buf)
 	}
 	return string(t.buf)
-}
-
-// ExitDescription says how the process ended, for people: "exited with
-// status 5", "was killed by signal SIGSEGV"; "" while it runs.
-func (p *Process) ExitDescription() string {
-	select {
-	case <-p.exited:
-	default:
-		return ""
-	}
-	var exit *exec.ExitError
-	if !errors.As(p.err, &exit) {
-		if p.err != nil {
-			return "ended: " + p.err.Error()
-		}
-		return "exited with status 0"
-	}
-	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return fmt.Sprintf("was killed by signal %s", unix.SignalName(ws.Signal()))
-	}
-	return fmt.Sprintf("exited with status %d", exit.ExitCode())
-}
-
-// live is every process started and not yet stopped.
-var live sync.Map // *Process -> struct{}
-
-// StopAll stops every process started and not yet stopped, at once, each
-// as Stop does.
-func StopAll() {
-	var wg sync.WaitGroup
-	live.Range(func(k, _ any) bool {
-		wg.Add(1)
-		go func() { defer wg.Done(); k.(*Process).Stop() }()
-		return true
-	})
-	wg.Wait()
-}
-
-// KillAll kills every process started and not yet stopped, and what they
-// started, at once.
-func KillAll() {
-	live.Range(func(k, _ any) bool {
-		k.(*Process).signal(syscall.SIGKILL)
-		return true
-	})
 }

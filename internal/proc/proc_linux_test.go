@@ -1,0 +1,131 @@
+package proc
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"syscall"
+	"testing"
+)
+
+// requireGone fails t unless every pid is gone from /proc: a zombie no one
+// has reaped is left behind.
+func requireGone(t *testing.T, pids ...int) {
+	t.Helper()
+	for _, pid := range pids {
+		if s, err := readStat(pid); err == nil {
+			t.Errorf("process %d is left behind: state %c, parent %d, group %d", pid, s.state, s.ppid, s.pgid)
+		}
+	}
+}
+
+// requireGroupsGone fails t unless no process, zombies included, is in any
+// of the groups.
+func requireGroupsGone(t *testing.T, pgids ...int) {
+	t.Helper()
+	for _, s := range processes() {
+		if slices.Contains(pgids, s.pgid) {
+			t.Errorf("process %d is left behind in group %d: state %c, parent %d", s.pid, s.pgid, s.state, s.ppid)
+		}
+	}
+}
+
+func TestReadStatReadsThisProcess(t *testing.T) {
+	s, err := readStat(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ppid != os.Getppid() || s.pgid != syscall.Getpgrp() || s.state != 'R' || s.start == 0 {
+		t.Errorf("readStat = %+v, want parent %d, group %d, running, a start time", s, os.Getppid(), syscall.Getpgrp())
+	}
+	if !slices.ContainsFunc(processes(), func(p procStat) bool { return p == s }) {
+		t.Error("processes does not list this process")
+	}
+}
+
+func TestStopKillsAGrandchildThatLeftTheGroupHoldingStdout(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	p := start(t, "sh", "-c", `setsid sh -c 'echo $$; exec sleep 1000' & exit 0`)
+	grandchild := pidLine(ctx, t, p)
+	group := pgid(t, grandchild)
+	awaitExit(ctx, t, p) // no parent link left to walk, no group in common
+	if group == p.cmd.Process.Pid {
+		t.Fatalf("the grandchild %d did not leave the group", grandchild)
+	}
+	stop(ctx, t, func() { p.Stop() })
+	requireGone(t, p.cmd.Process.Pid, grandchild)
+	requireGroupsGone(t, p.cmd.Process.Pid, group)
+}
+
+func TestStopKillsAGrandchildThatLeftTheGroupAndClearedItsEnvironment(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	// Only the parent links find it, while its parent runs.
+	p := start(t, "sh", "-c", `setsid env -i /bin/sh -c 'echo $$; exec /bin/sleep 1000' & wait`)
+	grandchild := pidLine(ctx, t, p)
+	group := pgid(t, grandchild)
+	if group == p.cmd.Process.Pid {
+		t.Fatalf("the grandchild %d did not leave the group", grandchild)
+	}
+	stop(ctx, t, func() { p.Stop() })
+	if got, want := p.ExitDescription(), "stopped by SIGTERM, still running 2s after its stdin closed"; got != want {
+		t.Errorf("ExitDescription = %q, want %q", got, want)
+	}
+	requireGone(t, p.cmd.Process.Pid, grandchild)
+	requireGroupsGone(t, p.cmd.Process.Pid, group)
+}
+
+func TestBecomeSubreaperAdoptsOrphans(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	p := start(t, "sh", "-c", "sleep 1000 & echo $!")
+	orphan := pidLine(ctx, t, p)
+	awaitExit(ctx, t, p)
+	s, err := readStat(orphan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ppid != os.Getpid() {
+		t.Errorf("the orphan's parent is %d, not this process (%d)", s.ppid, os.Getpid())
+	}
+	stop(ctx, t, func() { p.Stop() })
+	requireGone(t, p.cmd.Process.Pid, orphan)
+	requireGroupsGone(t, p.cmd.Process.Pid)
+}
+
+func TestStopLeavesOtherChildrenToTheirWait(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	// A child not started here, exited and not yet waited for: Stop reaps
+	// what it killed, and must not take this one's status.
+	other := exec.Command("sh", "-c", "exit 3")
+	out, err := other.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, out) // to EOF: it is exiting
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-ctx.Done():
+		t.Fatal(ctx.Err())
+	}
+	p := start(t, "sh", "-c", `setsid sh -c 'echo $$; exec sleep 1000' & exit 0`)
+	grandchild := pidLine(ctx, t, p)
+	awaitExit(ctx, t, p)
+	stop(ctx, t, func() { p.Stop() }) // kills and reaps the grandchild, ours now
+	var exit *exec.ExitError
+	if err := other.Wait(); !errors.As(err, &exit) || exit.ExitCode() != 3 {
+		t.Errorf("Wait for a child not started here = %v, want exit status 3", err)
+	}
+	requireGone(t, grandchild)
+}
