@@ -91,8 +91,13 @@ func Preflight(ctx context.Context, s Subject, timeout time.Duration) error {
 		mc.Close()
 	}
 	link.Close()
-	if err == nil {
+	var se *StartError
+	switch {
+	case err == nil:
 		return nil
+	case errors.As(err, &se):
+		se.Stderr = link.Stderr()
+		return se
 	}
 	return &StartError{What: failedStart(ctx, what, err, link, problems), Stderr: link.Stderr(), Err: err}
 }
@@ -113,29 +118,43 @@ func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) erro
 	mc.Connect(link.Conn)
 	initialized := make(chan error, 1)
 	go func() { initialized <- mc.Initialize(ctx) }()
-	var err, uerr error
-	upstreamDone := false
+	var err error
+	connected, heard := false, false // heard: the upstream wait has ended
+	hear := func(uerr error) {
+		heard, connected = true, uerr == nil
+		if uerr != nil && !errors.Is(uerr, context.DeadlineExceeded) && err == nil {
+			err = uerr // it exited before it connected: say so at once
+		}
+	}
 	select {
 	case err = <-initialized:
-	case uerr = <-upstream: // a relay that exits or cannot connect says why at once
-		upstreamDone = true
-		if uerr == nil {
+	case uerr := <-upstream:
+		hear(uerr)
+		if connected {
 			err = <-initialized
 		}
 	}
-	if err == nil && uerr == nil && len(mc.Violations()) > 0 {
+	if err == nil && len(mc.Violations()) > 0 {
 		err = fmt.Errorf("it sent its client what is not ACP: %s", strings.Join(mc.Violations(), "; "))
+	}
+	if !heard {
+		select {
+		case uerr := <-upstream:
+			hear(uerr)
+		default:
+		}
 	}
 	mc.Close()
 	link.Close() // ends a relay still waiting to connect
-	if !upstreamDone {
-		uerr = <-upstream
+	if !heard {
+		<-upstream
 	}
-	if uerr == nil {
+	if connected {
 		a.Close()
-		return err
+	} else if errors.Is(err, context.DeadlineExceeded) {
+		err = &StartError{What: fmt.Sprintf("it did not connect to the agent served at %s %v", link.UpstreamURL, context.Cause(ctx)), Err: err}
 	}
-	return uerr
+	return err
 }
 
 // failedStart says in a sentence what a subject did instead of what it

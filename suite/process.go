@@ -91,7 +91,7 @@ func (c command) connectWebSocket(ctx context.Context) (*Link, error) {
 		return &Link{Conn: conn, Diagnostics: p.Stderr.String, process: p, close: stop}, nil
 	case <-p.Exited():
 		stop()
-		return nil, &StartError{What: fmt.Sprintf("it %s before it connected to %s", p.ExitDescription(), srv.URL), Stderr: p.Stderr.String()}
+		return nil, &StartError{What: fmt.Sprintf("it %s before it connected to %s", wasEnded(p.ExitDescription()), srv.URL), Stderr: p.Stderr.String()}
 	case <-ctx.Done():
 		stop()
 		return nil, &StartError{What: fmt.Sprintf("it did not connect to %s: %v", srv.URL, context.Cause(ctx)), Stderr: p.Stderr.String(), Err: ctx.Err()}

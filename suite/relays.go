@@ -58,12 +58,13 @@ func (r relay) Connect(ctx context.Context) (*Link, error) {
 		Conn:        conn,
 		Diagnostics: p.Stderr.String,
 		process:     p,
+		UpstreamURL: srv.URL,
 		Upstream: func(ctx context.Context) (wire.Conn, error) {
 			select {
 			case c := <-upstream:
 				return c, nil
 			case <-p.Exited():
-				return nil, fmt.Errorf("the relay %s without connecting to %s", p.ExitDescription(), srv.URL)
+				return nil, fmt.Errorf("the relay %s without connecting to %s", wasEnded(p.ExitDescription()), srv.URL)
 			case <-ctx.Done():
 				return nil, fmt.Errorf("the relay did not connect to %s: %w", srv.URL, ctx.Err())
 			}

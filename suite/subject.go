@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -39,7 +40,9 @@ type Link struct {
 	// Upstream, for a relay, waits for the relay's connection to the agent
 	// the harness serves, and returns the harness's end of it.
 	Upstream func(ctx context.Context) (wire.Conn, error)
-	close    func() error
+	// UpstreamURL is where a relay was told to connect.
+	UpstreamURL string
+	close       func() error
 
 	process *proc.Process // the subject's, when it is a process
 	died    string        // set by Close: how the process ended by itself
@@ -68,9 +71,18 @@ func (l *Link) Close() error {
 		err = l.close()
 	}
 	if ended {
-		l.died = l.process.ExitDescription()
+		l.died = wasEnded(l.process.ExitDescription())
 	}
 	return err
+}
+
+// wasEnded makes a process's exit description read after "it": "exited
+// with status 5", "was killed by signal SIGSEGV (segmentation fault)".
+func wasEnded(desc string) string {
+	if strings.HasPrefix(desc, "killed") || strings.HasPrefix(desc, "stopped") {
+		return "was " + desc
+	}
+	return desc
 }
 
 // endedByPeer reports a connection the subject ended, not this side.

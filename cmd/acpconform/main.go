@@ -15,6 +15,9 @@ import (
 )
 
 func main() {
+	// Orphans of subject processes become ours, not init's, so that
+	// stopping a subject finds what it left behind (Linux only).
+	_ = proc.BecomeSubreaper()
 	ctx, stop := withInterrupts(context.Background())
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
