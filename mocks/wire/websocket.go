@@ -17,9 +17,13 @@ type WebSocketConn struct {
 	ws         *websocket.Conn
 	max        int
 	transcript *Transcript
-	closeOnce  sync.Once
 	ctx        context.Context // the loop's: cancelling a websocket read closes the connection
 	cancel     context.CancelFunc
+
+	decideOnce sync.Once // the close status: the first decided wins
+	status     websocket.StatusCode
+	reason     string
+	closeOnce  sync.Once // the closing handshake, with the decided status
 }
 
 // NewWebSocket wraps an open WebSocket. Messages above the size limit close
@@ -39,6 +43,9 @@ func (c *WebSocketConn) loop(deliver func([]byte) bool) error {
 		typ, msg, err := c.ws.Read(c.ctx)
 		if err != nil {
 			if errors.Is(err, websocket.ErrMessageTooBig) {
+				// The library has sent its 1009 already; a later Close must not
+				// try another status.
+				c.decide(websocket.StatusMessageTooBig, "message too big")
 				err = fmt.Errorf("%w: a message of more than %d bytes", ErrFrameTooLarge, c.max)
 				c.transcript.note(Received, err.Error())
 				return err
@@ -48,8 +55,11 @@ func (c *WebSocketConn) loop(deliver func([]byte) bool) error {
 		}
 		if typ != websocket.MessageText {
 			c.transcript.add(Received, msg, "binary frame refused")
-			// Not in this goroutine: the closing handshake may wait on the peer.
-			go c.closeWith(websocket.StatusUnsupportedData, "ACP messages are text frames")
+			// The status is decided here, before the owner can see reading
+			// end and Close; the handshake runs elsewhere, since it may wait
+			// on the peer.
+			c.decide(websocket.StatusUnsupportedData, "ACP messages are text frames")
+			go c.closeDecided()
 			return ErrBinaryFrame
 		}
 		c.transcript.keep(Received, msg, "") // msg is a fresh slice no one changes
@@ -89,16 +99,25 @@ func (c *WebSocketConn) Transcript() *Transcript { return c.transcript }
 // Close implements Conn with a normal closure, unless the connection is
 // already closing for a reason of its own, such as a refused frame.
 func (c *WebSocketConn) Close() error {
-	c.closeWith(websocket.StatusNormalClosure, "")
+	c.decide(websocket.StatusNormalClosure, "")
+	c.closeDecided()
 	c.stop(true)
 	return nil
 }
 
-// closeWith closes the connection once, with the first status given.
-func (c *WebSocketConn) closeWith(status websocket.StatusCode, reason string) {
-	c.closeOnce.Do(func() {
+// decide fixes the status the connection closes with: the first decided
+// wins, whoever runs the handshake.
+func (c *WebSocketConn) decide(status websocket.StatusCode, reason string) {
+	c.decideOnce.Do(func() {
+		c.status, c.reason = status, reason
 		close(c.closing)
-		c.ws.Close(status, reason)
+	})
+}
+
+// closeDecided runs the closing handshake once, with the decided status.
+func (c *WebSocketConn) closeDecided() {
+	c.closeOnce.Do(func() {
+		c.ws.Close(c.status, c.reason)
 		c.cancel()
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/coder/websocket"
@@ -76,6 +77,36 @@ var _ = Describe("WebSocketConn", func() {
 		_, err = client.ReadFrame(ctx)
 		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusMessageTooBig))
 	})
+
+	// Regression: on a binary frame the read loop returned ErrBinaryFrame
+	// and only then, in another goroutine, closed with 1003; an owner that
+	// closes the moment reading ends (as wire.Listen's handler does) often
+	// closed first, with 1000. The refusal's status must be decided before
+	// the read loop lets go.
+	DescribeTable("keeps its refusal's close status when the owner closes the instant reading ends",
+		func(ctx SpecContext, opts wire.Options, send func(context.Context, *wire.WebSocketConn) error, want websocket.StatusCode) {
+			srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, opts, func(ctx context.Context, c wire.Conn) {
+				_ = c.Serve(func([]byte) {})
+				c.Close()
+			})
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(srv.Close)
+			for i := range 200 {
+				client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(send(ctx, client)).To(Succeed())
+				_, err = client.ReadFrame(ctx)
+				Expect(websocket.CloseStatus(err)).To(Equal(want), "iteration %d: %v", i+1, err)
+				client.Close()
+			}
+		},
+		Entry("a binary frame: 1003", SpecTimeout(60*time.Second), wire.Options{}, func(ctx context.Context, c *wire.WebSocketConn) error {
+			return c.WriteBinary(ctx, []byte(`{}`))
+		}, websocket.StatusUnsupportedData),
+		Entry("a frame over the limit: 1009", SpecTimeout(60*time.Second), wire.Options{MaxFrame: 64}, func(ctx context.Context, c *wire.WebSocketConn) error {
+			return c.WriteFrame(ctx, []byte(`"`+strings.Repeat("x", 128)+`"`))
+		}, websocket.StatusMessageTooBig),
+	)
 
 	It("fails to dial a port that refuses connections, saying where", within, func(ctx SpecContext) {
 		srv, _ := serve(wire.Options{})
