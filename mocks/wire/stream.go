@@ -14,20 +14,19 @@ import (
 // JSON, as ACP does over stdio.
 type StreamConn struct {
 	*reader
-	r          io.Reader
-	w          io.Writer
-	max        int
-	transcript *Transcript
-	closeOnce  sync.Once
-	writeMu    sync.Mutex
+	r         io.Reader
+	w         io.Writer
+	max       int
+	closeOnce sync.Once
+	writeMu   sync.Mutex
 }
 
 // NewStream reads messages from r and writes them to w. Closing the
 // connection closes r and w when they are io.Closers; a reader that is not
 // (os.Stdin, say) keeps its goroutine until the next line or EOF.
 func NewStream(r io.Reader, w io.Writer, opts Options) *StreamConn {
-	c := &StreamConn{r: r, w: w, max: opts.maxFrame(), transcript: opts.transcript()}
-	c.reader = newReader(c.loop)
+	c := &StreamConn{r: r, w: w, max: opts.maxFrame()}
+	c.reader = newReader(c.loop, opts)
 	return c
 }
 
@@ -136,9 +135,6 @@ func (c *StreamConn) wrote(err error) error {
 	}
 	return nil
 }
-
-// Transcript implements Conn.
-func (c *StreamConn) Transcript() *Transcript { return c.transcript }
 
 // Close implements Conn. It closes the write side first, so the peer sees
 // EOF, then the read side, and waits for the reader when the read side

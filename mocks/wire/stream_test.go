@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -117,6 +118,41 @@ var _ = Describe("StreamConn", func() {
 		}
 		Expect(b.Transcript().Entries()).To(HaveLen(wire.DefaultTranscriptEntries))
 		Expect(b.Transcript().String()).To(HavePrefix("(500 earlier entries dropped)"))
+	})
+
+	It("bounds the transcript in bytes, a quarter of the connection's budget, counted in it", within, func(ctx SpecContext) {
+		small, flood := wire.Pipe(wire.Options{MaxHeld: 1 << 20})
+		DeferCleanup(small.Close)
+		DeferCleanup(flood.Close)
+		frame := []byte(`"` + strings.Repeat("x", 64<<10) + `"`)
+		go func() {
+			defer GinkgoRecover()
+			for range 100 {
+				if flood.WriteFrame(ctx, frame) != nil {
+					return
+				}
+			}
+		}()
+		for i := range 100 {
+			_, err := small.ReadFrame(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(small.Transcript().Held()).To(BeNumerically("<=", 256<<10), "after frame %d", i+1)
+		}
+		Expect(small.Budget().Held()).To(Equal(small.Transcript().Held()), "the transcript is all the connection holds")
+		entries := small.Transcript().Entries()
+		Expect(len(entries)).To(BeNumerically("<", 100), "older entries made room")
+		Expect(string(entries[len(entries)-1].Data)).To(HaveSuffix(fmt.Sprintf("... [%d bytes in all]", len(frame))), "a big frame is kept cut")
+		Expect(small.Transcript().String()).To(MatchRegexp(`^\(\d+ earlier entries dropped\)`))
+	})
+
+	It("keeps an entry without its data when it cannot fit even alone", within, func(ctx SpecContext) {
+		tiny, other := wire.Pipe(wire.Options{MaxHeld: 1024})
+		DeferCleanup(tiny.Close)
+		DeferCleanup(other.Close)
+		Expect(other.WriteFrame(ctx, []byte(`"`+strings.Repeat("x", 600)+`"`))).To(Succeed())
+		Expect(tiny.ReadFrame(ctx)).To(HaveLen(602))
+		Expect(tiny.Transcript().Entries()).To(ConsistOf(And(HaveField("Data", BeNil()), HaveField("Note", "[602 bytes not kept]"))))
+		Expect(tiny.Budget().Held()).To(BeNumerically("<=", 256))
 	})
 
 	It("reports a failed write as a closed connection", within, func(ctx SpecContext) {

@@ -14,11 +14,10 @@ import (
 // text frame, no newline required.
 type WebSocketConn struct {
 	*reader
-	ws         *websocket.Conn
-	max        int
-	transcript *Transcript
-	ctx        context.Context // the loop's: cancelling a websocket read closes the connection
-	cancel     context.CancelFunc
+	ws     *websocket.Conn
+	max    int
+	ctx    context.Context // the loop's: cancelling a websocket read closes the connection
+	cancel context.CancelFunc
 
 	decideOnce sync.Once // the close status: the first decided wins
 	status     websocket.StatusCode
@@ -30,9 +29,9 @@ type WebSocketConn struct {
 // it with status 1009 (message too big), binary messages with 1003
 // (unsupported data).
 func NewWebSocket(ws *websocket.Conn, opts Options) *WebSocketConn {
-	c := &WebSocketConn{ws: ws, max: opts.maxFrame(), transcript: opts.transcript()}
+	c := &WebSocketConn{ws: ws, max: opts.maxFrame()}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.reader = newReader(c.loop)
+	c.reader = newReader(c.loop, opts)
 	ws.SetReadLimit(int64(c.max))
 	return c
 }
@@ -92,9 +91,6 @@ func (c *WebSocketConn) write(ctx context.Context, typ websocket.MessageType, b 
 	}
 	return nil
 }
-
-// Transcript implements Conn.
-func (c *WebSocketConn) Transcript() *Transcript { return c.transcript }
 
 // Close implements Conn with a normal closure, unless the connection is
 // already closing for a reason of its own, such as a refused frame.

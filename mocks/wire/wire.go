@@ -54,6 +54,9 @@ type Conn interface {
 	Done() <-chan struct{}
 	// Transcript is the record of every frame in both directions.
 	Transcript() *Transcript
+	// Budget counts what is kept of the connection for later: its
+	// transcript and whatever its owner records (see Options.MaxHeld).
+	Budget() *Budget
 	// Close ends the connection and waits for its reader to stop.
 	Close() error
 }
@@ -63,7 +66,14 @@ type Options struct {
 	// MaxFrame is the size limit of one incoming message in bytes; zero
 	// means DefaultMaxFrame.
 	MaxFrame int
-	// Transcript records the traffic; nil means a new one.
+	// MaxHeld is how many bytes the connection may hold for later: its
+	// transcript (at most a quarter of it) and what its owner records of
+	// the frames; zero means DefaultMaxHeld. A peer that would keep more
+	// calls it a flood and closes the connection (see peer.Peer.Hold).
+	MaxHeld int
+	// Transcript records the traffic; nil means a new one. A transcript
+	// given here counts its bytes in the budget of the first connection
+	// given it.
 	Transcript *Transcript
 }
 
@@ -74,11 +84,15 @@ func (o Options) maxFrame() int {
 	return DefaultMaxFrame
 }
 
-func (o Options) transcript() *Transcript {
-	if o.Transcript != nil {
-		return o.Transcript
+// held returns the connection's budget and its transcript, counted in it.
+func (o Options) held() (*Budget, *Transcript) {
+	b := NewBudget(o.MaxHeld)
+	t := o.Transcript
+	if t == nil {
+		t = NewTranscript()
 	}
-	return NewTranscript()
+	t.adopt(b)
+	return b, t
 }
 
 // reader runs a connection's read loop in one of two modes, whichever is
@@ -98,15 +112,26 @@ type reader struct {
 	err      error
 	loopDone chan struct{} // closed when a started loop has returned
 	began    chan struct{} // closed when a mode was chosen
+
+	budget     *Budget
+	transcript *Transcript
 }
 
-func newReader(loop func(deliver func([]byte) bool) error) *reader {
-	return &reader{
+func newReader(loop func(deliver func([]byte) bool) error, opts Options) *reader {
+	r := &reader{
 		loop: loop, closing: make(chan struct{}),
 		frames: make(chan []byte, 16), done: make(chan struct{}),
 		loopDone: make(chan struct{}), began: make(chan struct{}),
 	}
+	r.budget, r.transcript = opts.held()
+	return r
 }
+
+// Transcript implements Conn.
+func (r *reader) Transcript() *Transcript { return r.transcript }
+
+// Budget implements Conn.
+func (r *reader) Budget() *Budget { return r.budget }
 
 func (r *reader) finish(err error) {
 	r.err = err
