@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 )
 
 // StreamConn is a connection over a byte stream carrying newline-delimited
@@ -19,6 +20,7 @@ type StreamConn struct {
 	max       int
 	closeOnce sync.Once
 	writeMu   sync.Mutex
+	shut      atomic.Pointer[closedHereError] // why this side closed the transport, when it did
 }
 
 // NewStream reads messages from r and writes them to w. Closing the
@@ -43,12 +45,16 @@ func (c *StreamConn) loop(deliver func([]byte) bool) error {
 		if len(bytes.TrimSpace(line)) > 0 {
 			c.transcript.keep(Received, line, "") // line is a fresh slice no one changes
 			if !deliver(line) {
-				return ErrClosed
+				return shutErr(&c.shut)
 			}
 		}
 		if err != nil {
-			c.transcript.note(Received, "closed: "+describeEnd(err))
-			return closedErr(err)
+			if here := c.shut.Load(); here != nil { // the read failed because this side closed
+				err = here
+			}
+			err = closedErr(err)
+			c.transcript.note(Received, "closed: "+DescribeEnd(err))
+			return err
 		}
 	}
 }
@@ -60,7 +66,8 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(line)+len(chunk) > max+1 { // +1: the newline is not part of the message
-			return preview(append(line, chunk...)), fmt.Errorf("%w: a line of more than %d bytes", ErrFrameTooLarge, max)
+			line = append(line, chunk...)
+			return preview(line), &FrameTooLargeError{Limit: max, Unit: "line", Head: head(line)}
 		}
 		line = append(line, chunk...)
 		switch {
@@ -114,6 +121,7 @@ func (c *StreamConn) write(ctx context.Context, b, logged []byte, note string) e
 		}
 		abandoned = true
 		c.transcript.note(Sent, "write abandoned: "+context.Cause(ctx).Error())
+		c.shut.CompareAndSwap(nil, &closedHereError{"a write to the subject did not finish by its deadline (" + context.Cause(ctx).Error() + ")"})
 		c.closeTransport()
 	})
 	_, err := c.w.Write(b)
@@ -141,6 +149,7 @@ func (c *StreamConn) wrote(err error) error {
 // could be closed.
 func (c *StreamConn) Close() error {
 	c.closeOnce.Do(func() {
+		c.shut.CompareAndSwap(nil, &closedHereError{})
 		close(c.closing)
 		c.closeTransport()
 	})
@@ -156,11 +165,4 @@ func (c *StreamConn) closeTransport() {
 	if rc, ok := c.r.(io.Closer); ok {
 		rc.Close()
 	}
-}
-
-func describeEnd(err error) string {
-	if errors.Is(err, io.EOF) {
-		return "EOF"
-	}
-	return err.Error()
 }

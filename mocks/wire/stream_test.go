@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -73,7 +74,8 @@ var _ = Describe("StreamConn", func() {
 		_, err := b.ReadFrame(ctx)
 		Expect(err).To(MatchError(wire.ErrClosed))
 		Eventually(ctx, b.Done()).Should(BeClosed())
-		Expect(b.Transcript().String()).To(ContainSubstring("closed: EOF"))
+		Expect(b.Transcript().String()).To(ContainSubstring("closed: the subject closed it (end of file)"))
+		Expect(wire.DescribeEnd(err)).To(Equal("the subject closed it (end of file)"))
 	})
 
 	It("counts a last line without a newline", within, func(ctx SpecContext) {
@@ -194,6 +196,32 @@ var _ = Describe("Serve", func() {
 	})
 })
 
+var _ = Describe("DescribeEnd", func() {
+	It("says this side closed a stream it closed", within, func(ctx SpecContext) {
+		a, b := wire.Pipe(wire.Options{})
+		DeferCleanup(b.Close)
+		Expect(a.Close()).To(Succeed())
+		_, err := a.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrClosed))
+		Expect(err).To(MatchError(wire.ErrClosedHere))
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it"))
+	})
+
+	It("names the size limit of a line over it", within, func(ctx SpecContext) {
+		a, b := wire.Pipe(wire.Options{MaxFrame: 1 << 20})
+		DeferCleanup(a.Close)
+		DeferCleanup(b.Close)
+		go func() { _ = b.WriteRaw(ctx, []byte(`{"x":"`+strings.Repeat("x", 2<<20)+"\"}\n")) }()
+		_, err := a.ReadFrame(ctx)
+		var tooBig *wire.FrameTooLargeError
+		Expect(errors.As(err, &tooBig)).To(BeTrue(), "%v", err)
+		Expect(tooBig.Limit).To(Equal(1 << 20))
+		Expect(tooBig.Unit).To(Equal("line"))
+		Expect(string(tooBig.Head)).To(Equal(`{"x":"` + strings.Repeat("x", 114)))
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it: the subject sent a line of more than 1048576 bytes (1 MiB)"))
+	})
+})
+
 var _ = Describe("A write to a peer that does not read", func() {
 	It("is abandoned at the context's deadline, closing the connection", within, func(ctx SpecContext) {
 		_, w := io.Pipe() // nobody ever reads the other end
@@ -205,5 +233,7 @@ var _ = Describe("A write to a peer that does not read", func() {
 		Expect(err.Error()).To(ContainSubstring("the connection is closed"))
 		Expect(c.Transcript().String()).To(ContainSubstring("write abandoned"))
 		Expect(c.WriteFrame(ctx, []byte("{}"))).To(MatchError(wire.ErrClosed))
+		_, err = c.ReadFrame(ctx)
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it: a write to the subject did not finish by its deadline (context deadline exceeded)"))
 	})
 })

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/coder/websocket"
 )
@@ -22,7 +23,8 @@ type WebSocketConn struct {
 	decideOnce sync.Once // the close status: the first decided wins
 	status     websocket.StatusCode
 	reason     string
-	closeOnce  sync.Once // the closing handshake, with the decided status
+	shut       atomic.Pointer[closedHereError] // set when this side closed with a normal closure
+	closeOnce  sync.Once                       // the closing handshake, with the decided status
 }
 
 // NewWebSocket wraps an open WebSocket. Messages above the size limit close
@@ -44,26 +46,30 @@ func (c *WebSocketConn) loop(deliver func([]byte) bool) error {
 			if errors.Is(err, websocket.ErrMessageTooBig) {
 				// The library has sent its 1009 already; a later Close must not
 				// try another status.
-				c.decide(websocket.StatusMessageTooBig, "message too big")
-				err = fmt.Errorf("%w: a message of more than %d bytes", ErrFrameTooLarge, c.max)
+				c.decide(websocket.StatusMessageTooBig, "message too big", nil)
+				err := &FrameTooLargeError{Limit: c.max, Unit: "message"}
 				c.transcript.note(Received, err.Error())
 				return err
 			}
-			c.transcript.note(Received, "closed: "+err.Error())
-			return closedErr(err)
+			if here := c.shut.Load(); here != nil { // the read failed because this side closed
+				err = here
+			}
+			err = closedErr(err)
+			c.transcript.note(Received, "closed: "+DescribeEnd(err))
+			return err
 		}
 		if typ != websocket.MessageText {
 			c.transcript.add(Received, msg, "binary frame refused")
 			// The status is decided here, before the owner can see reading
 			// end and Close; the handshake runs elsewhere, since it may wait
 			// on the peer.
-			c.decide(websocket.StatusUnsupportedData, "ACP messages are text frames")
+			c.decide(websocket.StatusUnsupportedData, "ACP messages are text frames", nil)
 			go c.closeDecided()
-			return ErrBinaryFrame
+			return &BinaryFrameError{Size: len(msg), Head: head(msg)}
 		}
 		c.transcript.keep(Received, msg, "") // msg is a fresh slice no one changes
 		if !deliver(msg) {
-			return ErrClosed
+			return shutErr(&c.shut)
 		}
 	}
 }
@@ -95,17 +101,20 @@ func (c *WebSocketConn) write(ctx context.Context, typ websocket.MessageType, b 
 // Close implements Conn with a normal closure, unless the connection is
 // already closing for a reason of its own, such as a refused frame.
 func (c *WebSocketConn) Close() error {
-	c.decide(websocket.StatusNormalClosure, "")
+	c.decide(websocket.StatusNormalClosure, "", &closedHereError{})
 	c.closeDecided()
 	c.stop(true)
 	return nil
 }
 
-// decide fixes the status the connection closes with: the first decided
-// wins, whoever runs the handshake.
-func (c *WebSocketConn) decide(status websocket.StatusCode, reason string) {
+// decide fixes the status the connection closes with, and why when this
+// side closes it: the first decided wins, whoever runs the handshake.
+func (c *WebSocketConn) decide(status websocket.StatusCode, reason string, here *closedHereError) {
 	c.decideOnce.Do(func() {
 		c.status, c.reason = status, reason
+		if here != nil {
+			c.shut.Store(here)
+		}
 		close(c.closing)
 	})
 }

@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"strings"
@@ -65,7 +66,14 @@ var _ = Describe("WebSocketConn", func() {
 		Expect(err).To(MatchError(wire.ErrBinaryFrame))
 		_, err = client.ReadFrame(ctx)
 		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusUnsupportedData))
+		Expect(wire.DescribeEnd(err)).To(Equal(`the subject closed the WebSocket with status 1003 (unsupported data) and reason "ACP messages are text frames"`))
 		Expect(server.Transcript().String()).To(ContainSubstring("binary frame refused"))
+		_, err = server.ReadFrame(ctx)
+		var binary *wire.BinaryFrameError
+		Expect(errors.As(err, &binary)).To(BeTrue(), "%v", err)
+		Expect(binary.Size).To(Equal(7))
+		Expect(string(binary.Head)).To(Equal(`{"a":1}`))
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it with status 1003: the subject sent a binary frame"))
 	})
 
 	It("refuses a frame over the size limit and closes with 1009", within, func(ctx SpecContext) {
@@ -76,6 +84,23 @@ var _ = Describe("WebSocketConn", func() {
 		Expect(err).To(MatchError(wire.ErrFrameTooLarge))
 		_, err = client.ReadFrame(ctx)
 		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusMessageTooBig))
+		_, err = server.ReadFrame(ctx)
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it with status 1009: the subject sent a message of more than 1024 bytes (1 KiB)"))
+	})
+
+	It("says the subject closed a WebSocket it closed, with its status", within, func(ctx SpecContext) {
+		client, server := connected(ctx, wire.Options{})
+		read := make(chan error, 1)
+		go func() { // a reading server answers the closing handshake at once
+			_, err := server.ReadFrame(ctx)
+			read <- err
+		}()
+		Expect(client.Close()).To(Succeed())
+		var err error
+		Eventually(ctx, read).Should(Receive(&err))
+		Expect(wire.DescribeEnd(err)).To(Equal("the subject closed the WebSocket with status 1000 (normal closure)"))
+		_, err = client.ReadFrame(ctx)
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it"))
 	})
 
 	// Regression: on a binary frame the read loop returned ErrBinaryFrame

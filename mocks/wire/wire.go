@@ -7,7 +7,6 @@ package wire
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 )
@@ -20,10 +19,12 @@ var (
 	// ErrClosed: the connection ended; no more frames will come.
 	ErrClosed = errors.New("wire: connection closed")
 	// ErrFrameTooLarge: the peer sent a message above the size limit; the
-	// connection is closed, since what follows cannot be trusted.
+	// connection is closed, since what follows cannot be trusted. The
+	// error is a *FrameTooLargeError.
 	ErrFrameTooLarge = errors.New("wire: frame exceeds the size limit")
 	// ErrBinaryFrame: the peer sent a binary WebSocket frame; ACP messages
-	// are text, so the connection is closed.
+	// are text, so the connection is closed. The error is a
+	// *BinaryFrameError.
 	ErrBinaryFrame = errors.New("wire: binary frame refused")
 )
 
@@ -233,17 +234,6 @@ func (r *reader) stop(wait bool) {
 		}
 	default:
 	}
-}
-
-// closedErr wraps the cause of an ended connection so that it matches ErrClosed.
-func closedErr(cause error) error {
-	if cause == nil || errors.Is(cause, ErrClosed) {
-		return ErrClosed
-	}
-	if errors.Is(cause, ErrFrameTooLarge) || errors.Is(cause, ErrBinaryFrame) {
-		return cause
-	}
-	return fmt.Errorf("%w: %w", ErrClosed, cause)
 }
 
 // Pipe returns the two ends of an in-memory stream connection (io.Pipe).
