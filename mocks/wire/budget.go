@@ -50,6 +50,15 @@ func (b *Budget) Held() int { return int(b.held.Load()) }
 // Max is the budget in bytes.
 func (b *Budget) Max() int { return int(b.max) }
 
+// Bytes writes n bytes exactly, with Size when that reads easier:
+// "1048576 bytes (1 MiB)", "64 bytes".
+func Bytes(n int) string {
+	if n < 1<<10 {
+		return Size(n)
+	}
+	return fmt.Sprintf("%d bytes (%s)", n, Size(n))
+}
+
 // Size writes n bytes as a person would read it: "64 MiB", "1.5 MiB",
 // "16 KiB", "300 bytes".
 func Size(n int) string {

@@ -108,11 +108,10 @@ func DescribeEnd(err error) string {
 		}
 		return "acpconform closed it: " + here.reason
 	case errors.As(err, &tooBig):
-		s := fmt.Sprintf("acpconform closed it: the subject sent a %s of more than %d bytes (%s)", tooBig.Unit, tooBig.Limit, Size(tooBig.Limit))
 		if tooBig.Unit == "message" {
-			s = fmt.Sprintf("acpconform closed it with status 1009: the subject sent a message of more than %d bytes (%s)", tooBig.Limit, Size(tooBig.Limit))
+			return "acpconform closed it with status 1009: the subject sent a message of more than " + Bytes(tooBig.Limit)
 		}
-		return s
+		return fmt.Sprintf("acpconform closed it: the subject sent a %s of more than %s", tooBig.Unit, Bytes(tooBig.Limit))
 	case errors.As(err, &binary), errors.Is(err, ErrBinaryFrame):
 		return "acpconform closed it with status 1003: the subject sent a binary frame"
 	case errors.As(err, &closeWS):

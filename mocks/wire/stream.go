@@ -72,6 +72,9 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 		line = append(line, chunk...)
 		switch {
 		case err == nil:
+			if cap(line)-len(line) > len(line)/8 { // grown by appends: what is kept is counted by its capacity
+				line = append(make([]byte, 0, len(line)), line...)
+			}
 			return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
