@@ -49,10 +49,11 @@ func (e *Error) Error() string {
 	return s
 }
 
-// maxDepth is the deepest nesting decode reads, as encoding/json does. The
-// validator recurses once a level: a line of a million brackets cost it
-// 128 MB of stack and most of a second.
-const maxDepth = 10000
+// maxDepth is the deepest nesting decode reads: far more than any ACP
+// message needs, a tenth of what encoding/json reads. The validator
+// recurses once a level: a line of a million brackets cost it 128 MB of
+// stack and most of a second.
+const maxDepth = 1000
 
 // A frameError says what is wrong with a frame decode refused.
 type frameError struct {
@@ -75,7 +76,7 @@ func (e *frameError) Error() string {
 	case notJSON:
 		return "not JSON (" + e.detail + ")"
 	case tooDeep:
-		return fmt.Sprintf("nested more than %d levels deep", maxDepth)
+		return "nested too deep"
 	case batch:
 		return "a JSON-RPC batch of " + e.detail
 	case notJSONRPC:
@@ -87,8 +88,11 @@ func (e *frameError) Error() string {
 // decode reads the envelope of a frame. It is the mock peers' hot path, so
 // it validates once and picks the members out without decoding the rest.
 // The members it returns are slices of frame.
-func decode(frame []byte) (Message, error) {
-	if nested(frame) > maxDepth {
+func decode(frame []byte) (Message, error) { return decodeNested(frame, maxDepth) }
+
+// decodeNested is decode of frames nested at most depth levels deep.
+func decodeNested(frame []byte, depth int) (Message, error) {
+	if nested(frame, depth) > depth {
 		return Message{}, &frameError{kind: tooDeep}
 	}
 	if !gjson.ValidBytes(frame) {
@@ -185,10 +189,10 @@ func memberBit(key string) uint8 {
 	return 0
 }
 
-// nested returns how deep frame nests, or a bound below it when that is
-// already under maxDepth: counting brackets is much cheaper than parsing.
-func nested(frame []byte) int {
-	if n := bytes.Count(frame, []byte{'['}) + bytes.Count(frame, []byte{'{'}); n <= maxDepth {
+// nested returns how deep frame nests, or a bound of it when that is
+// already within limit: counting brackets is much cheaper than parsing.
+func nested(frame []byte, limit int) int {
+	if n := bytes.Count(frame, []byte{'['}) + bytes.Count(frame, []byte{'{'}); n <= limit {
 		return n
 	}
 	depth, deepest, inString, escaped := 0, 0, false, false
