@@ -57,6 +57,9 @@ func (p *Peer) flood() {
 	}
 	p.breakProtocol(fmt.Sprintf("flood: the subject sent %d messages, %s in %.1fs; keeping them would take more than the %s this connection may hold, so acpconform closed the connection (raise it with --max-held)",
 		p.frames.Load(), wire.Size(int(p.bytes.Load())), time.Since(p.start).Seconds(), wire.Size(p.budget.Max())))
+	if ws, ok := p.conn.(*wire.WebSocketConn); ok { // tell the subject why, not "normal closure"
+		ws.Refuse("flood: more than " + wire.Size(p.budget.Max()) + " to hold")
+	}
 	p.closeHere("the subject flooded it")
 }
 

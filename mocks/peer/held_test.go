@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/coder/websocket"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -57,6 +58,39 @@ var _ = Describe("peer.Peer under a flood", func() {
 		Expect(p.Held()).To(BeNumerically("<=", budget))
 		Expect(held(p.Received())).To(BeNumerically("<=", budget), "what Received keeps")
 		Expect(len(p.Received())).To(BeNumerically(">=", 8), "it kept what fitted")
+	})
+
+	It("closes a flooded WebSocket with 1008 (policy violation), saying why", within, func(ctx SpecContext) {
+		served := make(chan *peer.Peer, 1)
+		srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, wire.Options{MaxHeld: 1 << 20}, func(ctx context.Context, c wire.Conn) {
+			p := peer.New(c, func(context.Context, *peer.Peer, peer.Message) {})
+			served <- p
+			<-p.Done()
+		})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(srv.Close)
+		flood, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(flood.Close)
+		read := make(chan error, 1)
+		go func() { // a reading end answers the closing handshake
+			_, err := flood.ReadFrame(ctx)
+			read <- err
+		}()
+		frame := notification(64 << 10)
+		for range 100 {
+			if flood.WriteFrame(ctx, frame) != nil {
+				break
+			}
+		}
+		Eventually(ctx, read).Should(Receive(&err))
+		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusPolicyViolation), "%v", err)
+		Expect(wire.DescribeEnd(err)).To(Equal(`the subject closed the WebSocket with status 1008 (policy violation) and reason "flood: more than 1 MiB to hold"`))
+		var p *peer.Peer
+		Eventually(ctx, served).Should(Receive(&p))
+		Eventually(ctx, p.Done()).Should(BeClosed())
+		Expect(p.Failure()).To(HavePrefix("flood: "))
+		Expect(p.Failure()).To(HaveSuffix("then the connection ended: acpconform closed it (the subject flooded it)"))
 	})
 
 	It("lets go of the oldest messages beyond MaxHistory, and of their bytes", within, func(ctx SpecContext) {

@@ -107,6 +107,15 @@ func (c *WebSocketConn) Close() error {
 	return nil
 }
 
+// Refuse closes the connection with status 1008 (policy violation) and
+// reason (at most 123 bytes), as a peer that will take no more does; a
+// later Close keeps that status. It does not wait for the closing
+// handshake.
+func (c *WebSocketConn) Refuse(reason string) {
+	c.decide(websocket.StatusPolicyViolation, reason, &closedHereError{reason})
+	go c.closeDecided()
+}
+
 // decide fixes the status the connection closes with, and why when this
 // side closes it: the first decided wins, whoever runs the handshake.
 func (c *WebSocketConn) decide(status websocket.StatusCode, reason string, here *closedHereError) {
