@@ -66,25 +66,22 @@ func (p *Peer) flood() {
 // history keeps the last MaxHistory messages, their bytes counted in a
 // budget.
 type history struct {
-	msgs []Message // the kept ones are msgs[head:]
-	head int
+	msgs []Message
+	next int // ring position once full
 }
 
-// add keeps m, whose size the caller has counted, and forgets the oldest
-// message beyond MaxHistory.
+// add keeps m, whose size the caller has counted, in place of the oldest
+// message once MaxHistory are kept.
 func (h *history) add(m Message, b *wire.Budget) {
-	h.msgs = append(h.msgs, m)
-	if len(h.msgs)-h.head <= MaxHistory {
+	if len(h.msgs) < MaxHistory {
+		h.msgs = append(h.msgs, m)
 		return
 	}
-	b.Release(messageSize(h.msgs[h.head]))
-	h.msgs[h.head] = Message{}
-	h.head++
-	if h.head*2 >= len(h.msgs) { // reuse the front
-		n := copy(h.msgs, h.msgs[h.head:])
-		clear(h.msgs[n:])
-		h.msgs, h.head = h.msgs[:n], 0
-	}
+	b.Release(messageSize(h.msgs[h.next]))
+	h.msgs[h.next] = m
+	h.next = (h.next + 1) % MaxHistory
 }
 
-func (h *history) list() []Message { return append([]Message(nil), h.msgs[h.head:]...) }
+func (h *history) list() []Message {
+	return append(append([]Message(nil), h.msgs[h.next:]...), h.msgs[:h.next]...)
+}

@@ -147,6 +147,28 @@ var _ = Describe("StreamConn", func() {
 		Expect(small.Transcript().String()).To(MatchRegexp(`^\(\d+ earlier entries dropped\)`))
 	})
 
+	It("keeps the most recent entries in order while big ones make room for small ones", within, func(ctx SpecContext) {
+		small, other := wire.Pipe(wire.Options{MaxHeld: 256 << 10}) // the transcript: 64 KiB
+		DeferCleanup(small.Close)
+		DeferCleanup(other.Close)
+		var sent []string
+		for i := range 60 {
+			frame := fmt.Sprintf(`{"n":%d}`, i)
+			if i < 10 {
+				frame = fmt.Sprintf(`{"n":%d,"pad":"%s"}`, i, strings.Repeat("x", 15<<10))
+			}
+			sent = append(sent, frame)
+			Expect(other.WriteFrame(ctx, []byte(frame))).To(Succeed())
+			Expect(small.ReadFrame(ctx)).To(Equal([]byte(frame)))
+		}
+		var got []string
+		for _, e := range small.Transcript().Entries() {
+			got = append(got, string(e.Data))
+		}
+		Expect(len(got)).To(BeNumerically(">=", 50))
+		Expect(got).To(Equal(sent[len(sent)-len(got):]), "the last entries, oldest first")
+	})
+
 	It("keeps an entry without its data when it cannot fit even alone", within, func(ctx SpecContext) {
 		tiny, other := wire.Pipe(wire.Options{MaxHeld: 1024})
 		DeferCleanup(tiny.Close)

@@ -44,8 +44,8 @@ type Transcript struct {
 	start   time.Time
 	budget  *Budget // where the kept bytes are counted; nil until a connection adopts it
 	limit   int     // bytes the entries may hold
-	entries []Entry // the kept ones are entries[head:], oldest first
-	head    int
+	entries []Entry // a ring: the kept ones are n from head on, oldest first
+	head, n int
 	bytes   int // held by the kept entries
 	dropped int
 }
@@ -95,35 +95,40 @@ func (t *Transcript) keep(dir Direction, data []byte, note string) {
 		e.Note = strings.TrimSpace(fmt.Sprintf("%s [%d bytes not kept]", e.Note, len(e.Data)))
 		e.Data = nil
 	}
-	t.entries = append(t.entries, e)
+	if t.n == len(t.entries) { // full, and below DefaultTranscriptEntries: grow
+		if t.head > 0 { // unwrap first
+			t.entries = append(t.entries[t.head:len(t.entries):len(t.entries)], t.entries[:t.head]...)
+			t.head = 0
+		}
+		t.entries = append(t.entries, e)
+	} else {
+		t.entries[(t.head+t.n)%len(t.entries)] = e
+	}
+	t.n++
 	t.bytes += entrySize(e)
 }
 
 // fits reports whether an entry of size bytes can be kept now, and if so
 // counts it in the budget.
 func (t *Transcript) fits(size int) bool {
-	return len(t.entries)-t.head < DefaultTranscriptEntries && t.bytes+size <= t.limit &&
+	return t.n < DefaultTranscriptEntries && t.bytes+size <= t.limit &&
 		(t.budget == nil || t.budget.Hold(size))
 }
 
 // drop forgets the oldest entry; false when there is none.
 func (t *Transcript) drop() bool {
-	if t.head == len(t.entries) {
+	if t.n == 0 {
 		return false
 	}
 	size := entrySize(t.entries[t.head])
 	t.entries[t.head] = Entry{}
-	t.head++
+	t.head = (t.head + 1) % len(t.entries)
+	t.n--
 	t.bytes -= size
 	if t.budget != nil {
 		t.budget.Release(size)
 	}
 	t.dropped++
-	if t.head >= 64 && t.head*2 >= len(t.entries) { // reuse the front
-		n := copy(t.entries, t.entries[t.head:])
-		clear(t.entries[n:])
-		t.entries, t.head = t.entries[:n], 0
-	}
 	return true
 }
 
@@ -145,7 +150,11 @@ func (t *Transcript) Held() int {
 func (t *Transcript) Entries() []Entry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append([]Entry(nil), t.entries[t.head:]...)
+	out := make([]Entry, 0, t.n)
+	for i := range t.n {
+		out = append(out, t.entries[(t.head+i)%len(t.entries)])
+	}
+	return out
 }
 
 // String renders the transcript, a line an entry:
