@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -762,5 +763,35 @@ var _ = Describe("The mock agent, strict", func() {
 		err := a.WaitInitialize(short)
 		Expect(err).To(MatchError(context.DeadlineExceeded))
 		Expect(err).To(MatchError(HavePrefix("waiting for initialize: it did not happen within 100ms (context deadline exceeded); what the subject did wrong so far: the subject wrote a line that is not JSON")))
+	})
+})
+
+var _ = Describe("The mock agent under a flood of prompts", func() {
+	// Regression: every session/prompt started a goroutine for its turn,
+	// whose answer waited on a client that did not read: a client sending
+	// prompts without end made the agent start goroutines without end.
+	It("counts each turn's goroutine in the budget, calls it a flood and hangs up", within, func(ctx SpecContext) {
+		agentEnd, clientEnd := wire.Pipe(wire.Options{MaxHeld: 1 << 20})
+		DeferCleanup(clientEnd.Close)
+		a := agent.New(agent.Config{})
+		a.Connect(agentEnd)
+		DeferCleanup(a.Close)
+		sent := 0
+		for ; sent < 5000; sent++ {
+			frame := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`, sent)
+			if clientEnd.WriteFrame(ctx, []byte(frame)) != nil {
+				break
+			}
+		}
+		Eventually(ctx, a.Done()).Should(BeClosed())
+		Expect(sent).To(BeNumerically("<", 5000))
+		var flood string
+		Expect(a.Violations()).To(ContainElement(HavePrefix("flood: the subject sent "), &flood))
+		var n int
+		_, err := fmt.Sscanf(flood, "flood: the subject sent %d messages", &n)
+		Expect(err).NotTo(HaveOccurred())
+		// Each turn holds 8 KiB of stack while it waits; the prompts
+		// themselves, a few hundred bytes each, would take ten times as many.
+		Expect(n).To(BeNumerically("<=", 200), "the turns' goroutines were counted: %s", flood)
 	})
 })

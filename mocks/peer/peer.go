@@ -121,14 +121,23 @@ func (p *Peer) take(frame []byte) {
 }
 
 // Go runs f in its own goroutine; Close waits for it. Handlers use it for
-// work that waits.
+// work that waits. The goroutine counts in the connection's budget while
+// it runs: a subject that sends requests faster than they end (and does
+// not read the answers) floods it, and then f does not run at all.
 func (p *Peer) Go(f func()) {
+	if !p.Hold(goroutineCost) {
+		return
+	}
 	p.reqs.Add(1)
 	go func() {
 		defer p.reqs.Done()
+		defer p.Release(goroutineCost)
 		f()
 	}()
 }
+
+// goroutineCost is what a goroutine holds at least: its stack.
+const goroutineCost = 8 << 10
 
 // deliver hands a response to the call waiting for it.
 func (p *Peer) deliver(m Message) {
