@@ -160,3 +160,50 @@ var _ = Describe("peer.Peer when the subject breaks the protocol", func() {
 		Expect(peer.RememberedIDs(p)).To(BeZero())
 	})
 })
+
+var _ = Describe("peer.Peer over a WebSocket", func() {
+	// serve runs a peer on the server side of a fresh loopback WebSocket
+	// and returns it with the dialled end.
+	serve := func(ctx context.Context, opts wire.Options) (*peer.Peer, *wire.WebSocketConn) {
+		GinkgoHelper()
+		served := make(chan *peer.Peer, 1)
+		srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, opts, func(ctx context.Context, c wire.Conn) {
+			p := peer.New(c, func(context.Context, *peer.Peer, peer.Message) {})
+			served <- p
+			<-p.Done()
+		})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(srv.Close)
+		theirs, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(theirs.Close)
+		var p *peer.Peer
+		Eventually(ctx, served).Should(Receive(&p))
+		return p, theirs
+	}
+
+	It("names a text frame that is not JSON", within, func(ctx SpecContext) {
+		p, theirs := serve(ctx, wire.Options{})
+		Expect(theirs.WriteRaw(ctx, []byte("hello world"))).To(Succeed())
+		Eventually(ctx, p.Broken()).Should(BeClosed())
+		Expect(p.Failure()).To(Equal(`the subject sent a text frame that is not JSON (invalid character 'h' looking for beginning of value): "hello world"`))
+	})
+
+	It("names a message over the size limit, and the status it closed with", within, func(ctx SpecContext) {
+		p, theirs := serve(ctx, wire.Options{MaxFrame: 1 << 10})
+		go func() { _, _ = theirs.ReadFrame(ctx) }() // answer the closing handshake
+		Expect(theirs.WriteFrame(ctx, []byte(`"`+strings.Repeat("x", 2<<10)+`"`))).To(Succeed())
+		Eventually(ctx, p.Done()).Should(BeClosed())
+		Expect(p.Failure()).To(Equal("the subject sent a message of more than 1024 bytes (1 KiB), the size limit of one message, so acpconform closed the connection with status 1009 (raise the limit with --max-frame)" +
+			"; then the connection ended: acpconform closed it with status 1009: the subject sent a message of more than 1024 bytes (1 KiB)"))
+	})
+
+	It("names a binary frame", within, func(ctx SpecContext) {
+		p, theirs := serve(ctx, wire.Options{})
+		go func() { _, _ = theirs.ReadFrame(ctx) }()
+		Expect(theirs.WriteBinary(ctx, []byte(`{"a":1}`))).To(Succeed())
+		Eventually(ctx, p.Done()).Should(BeClosed())
+		Expect(p.Failure()).To(Equal(`the subject sent a binary WebSocket frame of 7 bytes, where ACP messages are text frames, so acpconform closed the connection with status 1003: "{\"a\":1}"` +
+			"; then the connection ended: acpconform closed it with status 1003: the subject sent a binary frame"))
+	})
+})
