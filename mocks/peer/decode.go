@@ -192,6 +192,9 @@ func memberBit(key string) uint8 {
 // nested returns how deep frame nests, or a bound of it when that is
 // already within limit: counting brackets is much cheaper than parsing.
 func nested(frame []byte, limit int) int {
+	if len(frame) <= limit { // each level takes a byte
+		return len(frame)
+	}
 	if n := bytes.Count(frame, []byte{'['}) + bytes.Count(frame, []byte{'{'}); n <= limit {
 		return n
 	}

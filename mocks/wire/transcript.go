@@ -102,7 +102,11 @@ func (t *Transcript) keep(dir Direction, data []byte, note string) {
 		}
 		t.entries = append(t.entries, e)
 	} else {
-		t.entries[(t.head+t.n)%len(t.entries)] = e
+		i := t.head + t.n
+		if i >= len(t.entries) {
+			i -= len(t.entries)
+		}
+		t.entries[i] = e
 	}
 	t.n++
 	t.bytes += entrySize(e)
@@ -122,7 +126,9 @@ func (t *Transcript) drop() bool {
 	}
 	size := entrySize(t.entries[t.head])
 	t.entries[t.head] = Entry{}
-	t.head = (t.head + 1) % len(t.entries)
+	if t.head++; t.head == len(t.entries) {
+		t.head = 0
+	}
 	t.n--
 	t.bytes -= size
 	if t.budget != nil {
