@@ -348,12 +348,15 @@ func BenchmarkFlood(b *testing.B) {
 		}},
 	} {
 		b.Run(t.name, func(b *testing.B) {
-			peak, sent := 0, 0
+			peak, added, sent := 0, 0, 0
 			for i := 0; i < b.N; i++ {
 				mine, flood := t.connect(b)
 				c := client.New(client.Config{})
 				runtime.GC()
-				stop := sampleHeap(&peak)
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				before, peakHere := int(ms.HeapAlloc), 0
+				stop := sampleHeap(&peakHere)
 				c.Connect(mine)
 				for sent = 0; sent < frames; sent++ {
 					if flood(frame[:len(frame):len(frame)]) != nil {
@@ -362,12 +365,14 @@ func BenchmarkFlood(b *testing.B) {
 				}
 				<-c.Done()
 				stop()
+				peak, added = max(peak, peakHere), max(added, peakHere-before)
 				if vs := c.Violations(); len(vs) != 1 || !strings.HasPrefix(vs[0], "flood: ") {
 					b.Fatalf("violations: %q", vs)
 				}
 				c.Close()
 			}
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+			b.ReportMetric(float64(added)/(1<<20), "flood-heap-MiB") // above the heap before the flood
 			b.ReportMetric(float64(sent), "frames-sent")
 			if peak > limit {
 				b.Fatalf("the peak heap was %d MiB, more than %d MiB", peak>>20, limit>>20)
