@@ -5,15 +5,12 @@ import (
 	"sync/atomic"
 )
 
-// DefaultMaxHeld is how many bytes one connection may hold for later by
-// default: 64 MiB. See [Budget].
-const DefaultMaxHeld = 64 << 20
-
-// Budget is the byte budget of one connection: everything kept of it for
-// later (its transcript, the messages a peer records, the copies a mock
-// makes of them) is counted here, so that a subject that floods cannot
-// exhaust memory. What would go past the budget is not kept; the peer
-// calls that a flood and closes the connection. Safe for concurrent use.
+// Budget is the byte budget of one connection, Options.MaxHeld: everything
+// kept of it for later (its transcript, at most a quarter of the budget;
+// the messages a peer records; the copies a mock makes of them) is counted
+// here, so that a subject that floods cannot exhaust memory. What would go
+// past the budget is not kept; the peer calls that a flood and closes the
+// connection (see peer.Peer.Hold). Safe for concurrent use.
 type Budget struct {
 	max  int64
 	held atomic.Int64

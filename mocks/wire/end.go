@@ -131,6 +131,18 @@ func DescribeEnd(err error) string {
 	return "reading failed: " + err.Error()
 }
 
+// describeEnd is how the transcript notes the end: tersely.
+func describeEnd(err error) string {
+	var closed *closedError
+	switch {
+	case errors.Is(err, io.EOF):
+		return "EOF"
+	case errors.As(err, &closed):
+		return closed.cause.Error()
+	}
+	return err.Error()
+}
+
 var statusNames = map[websocket.StatusCode]string{
 	websocket.StatusNormalClosure:           "normal closure",
 	websocket.StatusGoingAway:               "going away",

@@ -53,7 +53,7 @@ func (c *StreamConn) loop(deliver func([]byte) bool) error {
 				err = here
 			}
 			err = closedErr(err)
-			c.transcript.note(Received, "closed: "+DescribeEnd(err))
+			c.transcript.note(Received, "closed: "+describeEnd(err))
 			return err
 		}
 	}

@@ -74,8 +74,7 @@ var _ = Describe("StreamConn", func() {
 		_, err := b.ReadFrame(ctx)
 		Expect(err).To(MatchError(wire.ErrClosed))
 		Eventually(ctx, b.Done()).Should(BeClosed())
-		Expect(b.Transcript().String()).To(ContainSubstring("closed: the subject closed it (end of file)"))
-		Expect(wire.DescribeEnd(err)).To(Equal("the subject closed it (end of file)"))
+		Expect(b.Transcript().String()).To(ContainSubstring("closed: EOF"))
 	})
 
 	It("counts a last line without a newline", within, func(ctx SpecContext) {
@@ -219,6 +218,14 @@ var _ = Describe("Serve", func() {
 })
 
 var _ = Describe("DescribeEnd", func() {
+	It("says the subject closed a stream it closed", within, func(ctx SpecContext) {
+		a, b := wire.Pipe(wire.Options{})
+		DeferCleanup(b.Close)
+		Expect(a.Close()).To(Succeed())
+		_, err := b.ReadFrame(ctx)
+		Expect(wire.DescribeEnd(err)).To(Equal("the subject closed it (end of file)"))
+	})
+
 	It("says this side closed a stream it closed", within, func(ctx SpecContext) {
 		a, b := wire.Pipe(wire.Options{})
 		DeferCleanup(b.Close)

@@ -51,7 +51,7 @@ type Transcript struct {
 }
 
 // NewTranscript starts an empty transcript; times count from now. The
-// first connection given it in Options counts its bytes in that
+// first connection given it in Options.Transcript counts its bytes in that
 // connection's budget.
 func NewTranscript() *Transcript {
 	return &Transcript{start: time.Now(), limit: DefaultMaxHeld / 4}

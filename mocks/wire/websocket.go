@@ -20,11 +20,12 @@ type WebSocketConn struct {
 	ctx    context.Context // the loop's: cancelling a websocket read closes the connection
 	cancel context.CancelFunc
 
-	decideOnce sync.Once // the close status: the first decided wins
-	status     websocket.StatusCode
-	reason     string
-	shut       atomic.Pointer[closedHereError] // set when this side closed with a normal closure
-	closeOnce  sync.Once                       // the closing handshake, with the decided status
+	decideOnce  sync.Once // the close status: the first decided wins
+	status      websocket.StatusCode
+	reason      string
+	shut        atomic.Pointer[closedHereError] // why this side closed it, when it did
+	closingOnce sync.Once                       // closes reader.closing: this side ends it
+	closeOnce   sync.Once                       // the closing handshake, with the decided status
 }
 
 // NewWebSocket wraps an open WebSocket. Messages above the size limit close
@@ -55,7 +56,7 @@ func (c *WebSocketConn) loop(deliver func([]byte) bool) error {
 				err = here
 			}
 			err = closedErr(err)
-			c.transcript.note(Received, "closed: "+DescribeEnd(err))
+			c.transcript.note(Received, "closed: "+describeEnd(err))
 			return err
 		}
 		if typ != websocket.MessageText {
@@ -102,6 +103,7 @@ func (c *WebSocketConn) write(ctx context.Context, typ websocket.MessageType, b 
 // already closing for a reason of its own, such as a refused frame.
 func (c *WebSocketConn) Close() error {
 	c.decide(websocket.StatusNormalClosure, "", &closedHereError{})
+	c.closingOnce.Do(func() { close(c.closing) })
 	c.closeDecided()
 	c.stop(true)
 	return nil
@@ -113,18 +115,20 @@ func (c *WebSocketConn) Close() error {
 // handshake.
 func (c *WebSocketConn) Refuse(reason string) {
 	c.decide(websocket.StatusPolicyViolation, reason, &closedHereError{reason})
+	c.closingOnce.Do(func() { close(c.closing) })
 	go c.closeDecided()
 }
 
 // decide fixes the status the connection closes with, and why when this
-// side closes it: the first decided wins, whoever runs the handshake.
+// side closes it: the first decided wins, whoever runs the handshake. A
+// refused frame decides without closing reader.closing: the peer ended the
+// connection, not this side.
 func (c *WebSocketConn) decide(status websocket.StatusCode, reason string, here *closedHereError) {
 	c.decideOnce.Do(func() {
 		c.status, c.reason = status, reason
 		if here != nil {
 			c.shut.Store(here)
 		}
-		close(c.closing)
 	})
 }
 

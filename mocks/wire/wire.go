@@ -14,6 +14,10 @@ import (
 // DefaultMaxFrame is the size limit of one incoming message: 1 MiB.
 const DefaultMaxFrame = 1 << 20
 
+// DefaultMaxHeld is how many bytes of a peer's messages one connection may
+// hold for checks and transcripts: 64 MiB.
+const DefaultMaxHeld = 64 << 20
+
 // Errors a [Conn] reports.
 var (
 	// ErrClosed: the connection ended; no more frames will come.
@@ -67,14 +71,10 @@ type Options struct {
 	// MaxFrame is the size limit of one incoming message in bytes; zero
 	// means DefaultMaxFrame.
 	MaxFrame int
-	// MaxHeld is how many bytes the connection may hold for later: its
-	// transcript (at most a quarter of it) and what its owner records of
-	// the frames; zero means DefaultMaxHeld. A peer that would keep more
-	// calls it a flood and closes the connection (see peer.Peer.Hold).
+	// MaxHeld is how many bytes of the peer's messages the connection's
+	// owner may hold; zero means DefaultMaxHeld.
 	MaxHeld int
-	// Transcript records the traffic; nil means a new one. A transcript
-	// given here counts its bytes in the budget of the first connection
-	// given it.
+	// Transcript records the traffic; nil means a new one.
 	Transcript *Transcript
 }
 
