@@ -29,6 +29,12 @@ import (
 type Config struct {
 	// Timeout bounds the wait for each answer; zero means script.DefaultTimeout.
 	Timeout time.Duration
+	// Strict makes WaitInitialize and WaitTurns stop at once when the
+	// client breaks the protocol (peer.Peer.Broken: a line that is not
+	// JSON, a batch, an answer to an id never sent, a flood, ...), with an
+	// error that names what it did and matches peer.ErrBroken. A start-up
+	// probe wants this; checks that collect every violation do not.
+	Strict bool
 }
 
 // Exchange is one elicitation/create the agent sent and what came back.
@@ -115,9 +121,12 @@ func (a *Agent) WaitInitialize(ctx context.Context) error {
 	return a.await(ctx, "initialize", func() bool { return a.initialized })
 }
 
-// await waits until cond holds: see peer.State.Await.
+// await waits until cond holds: see peer.Peer.Await.
 func (a *Agent) await(ctx context.Context, what string, cond func() bool) error {
-	return a.st.Await(ctx, a.peer.Done(), what, cond)
+	if a.cfg.Strict {
+		return a.peer.AwaitStrict(ctx, &a.st, what, cond)
+	}
+	return a.peer.Await(ctx, &a.st, what, cond)
 }
 
 func (a *Agent) timeout() time.Duration {
@@ -164,7 +173,7 @@ func (a *Agent) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 		a.st.Unlock()
 	default:
 		if m.IsRequest() {
-			p.Violate("unexpected request %s: %s", m.Method, m.Raw)
+			p.Violate("unexpected request %s: %s", m.Method, peer.Quote(m.Raw))
 			_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32601, Message: "Method not found", Data: mustJSON(map[string]string{"method": m.Method})})
 		}
 	}
@@ -267,7 +276,12 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 	defer cancel()
 	answer, err := p.Call(wait, "elicitation/create", params)
 	if err != nil {
-		if !errors.Is(context.Cause(ctx), errSessionCancel) { // a cancelled turn owes no answer
+		var callErr *peer.CallError
+		switch {
+		case errors.Is(context.Cause(ctx), errSessionCancel): // a cancelled turn owes no answer
+		case errors.As(err, &callErr): // what else went wrong is a violation of its own
+			p.Violate("elicitation/create #%d: %s: %s", k, callErr.What, callErr.Reason)
+		default:
 			p.Violate("elicitation/create #%d: %v", k, err)
 		}
 		return

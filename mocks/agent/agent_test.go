@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
@@ -124,7 +126,7 @@ var _ = Describe("The mock agent checks every answer (CLI-1, CLI-2)", func() {
 			c.Append(script.Elicitation{Answer: answer.AnsweredTwice()})
 			start(ctx, a, c)
 			Expect(turn(ctx, c)).To(Equal("end_turn"))
-			Eventually(ctx, a.Violations).Should(ConsistOf(HavePrefix("a second answer to request 1: ")))
+			Eventually(ctx, a.Violations).Should(ConsistOf(HavePrefix("the subject answered request 1 a second time: ")))
 			Expect(a.Exchanges()[0].Problems).To(BeEmpty(), "the first answer was fine")
 		},
 		Entry("a valid accept", within, script.Accept(0)),
@@ -139,7 +141,7 @@ var _ = Describe("The mock agent checks every answer (CLI-1, CLI-2)", func() {
 		c.Append(script.Elicitation{Answer: script.Never()}, script.Elicitation{Answer: script.Accept(0)})
 		start(ctx, a, c)
 		Expect(turn(ctx, c)).To(Equal("end_turn"))
-		Expect(a.Violations()).To(ConsistOf("elicitation/create #1: elicitation/create: no answer: context deadline exceeded"))
+		Expect(a.Violations()).To(ConsistOf("elicitation/create #1: elicitation/create: no answer within 100ms (context deadline exceeded)"))
 		ex := a.Exchanges()
 		Expect(ex).To(HaveLen(2))
 		Expect(ex[0].Answered).To(BeFalse())
@@ -155,8 +157,8 @@ var _ = Describe("The mock agent checks every answer (CLI-1, CLI-2)", func() {
 		start(ctx, a, c)
 		Expect(turn(ctx, c)).To(Equal("end_turn"))
 		Expect(a.Violations()).To(ConsistOf(
-			HavePrefix("an answer to request 1000001, which was never sent"),
-			"elicitation/create #1: elicitation/create: no answer: context deadline exceeded",
+			HavePrefix("the subject answered request 1000001, which was never sent: "),
+			"elicitation/create #1: elicitation/create: no answer within 200ms (context deadline exceeded)",
 		))
 	})
 
@@ -347,7 +349,7 @@ var _ = Describe("The mock agent sends", func() {
 		c := client.New(client.Config{Capabilities: client.FormElicitation})
 		start(ctx, a, c)
 		Expect(turn(ctx, c)).To(Equal("end_turn"))
-		Expect(c.Violations()).To(ConsistOf(HavePrefix("malformed JSON-RPC frame")))
+		Expect(c.Violations()).To(ConsistOf(`the subject wrote a line that is not JSON (invalid character 'g' looking for beginning of object key string): "{garbage"`))
 		Expect(c.Texts()).To(Equal([]string{"after the garbage"}))
 		Expect(a.Transcript().Entries()).To(ContainElement(And(HaveField("Note", "raw"), HaveField("Data", []byte("{garbage\n")))))
 	})
@@ -618,7 +620,7 @@ var _ = Describe("agent.Run", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(turn(ctx, c)).To(Equal("end_turn"))
 		Expect(c.WaitElicitations(ctx, 1)).To(Succeed(), "both answers are sent")
-		Expect(runError(ctx, errc)).To(MatchError(HavePrefix("a second answer to request 1")))
+		Expect(runError(ctx, errc)).To(MatchError(HavePrefix("the subject answered request 1 a second time: ")))
 	})
 
 	It("fails at once, naming the turn, when the client leaves before prompting", within, func(ctx SpecContext) {
@@ -731,3 +733,65 @@ func mustJSON(v any) []byte {
 	Expect(err).NotTo(HaveOccurred())
 	return b
 }
+
+var _ = Describe("The mock agent, strict", func() {
+	// Regression: a client under test that printed a banner instead of
+	// initialize made the start-up probe wait out its whole deadline.
+	It("stops waiting for initialize at once when the client breaks the protocol, naming what it did", within, func(ctx SpecContext) {
+		agentEnd, clientEnd := wire.Pipe(wire.Options{})
+		DeferCleanup(clientEnd.Close)
+		a := agent.New(agent.Config{Strict: true})
+		a.Connect(agentEnd)
+		DeferCleanup(a.Close)
+		Expect(clientEnd.WriteRaw(ctx, []byte("my-client v2 ready\n"))).To(Succeed())
+		long, cancel := context.WithTimeout(ctx, time.Hour)
+		defer cancel()
+		err := a.WaitInitialize(long)
+		Expect(err).To(MatchError(peer.ErrBroken))
+		Expect(err).To(MatchError(`waiting for initialize: the subject broke the protocol first: the subject wrote a line that is not JSON (invalid character 'm' looking for beginning of value): "my-client v2 ready"`))
+	})
+
+	It("is not strict by default: it waits for its deadline, and says what the client did", within, func(ctx SpecContext) {
+		agentEnd, clientEnd := wire.Pipe(wire.Options{})
+		DeferCleanup(clientEnd.Close)
+		a := agent.New(agent.Config{})
+		a.Connect(agentEnd)
+		DeferCleanup(a.Close)
+		Expect(clientEnd.WriteRaw(ctx, []byte("my-client v2 ready\n"))).To(Succeed())
+		short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		defer cancel()
+		err := a.WaitInitialize(short)
+		Expect(err).To(MatchError(context.DeadlineExceeded))
+		Expect(err).To(MatchError(HavePrefix("waiting for initialize: it did not happen within 100ms (context deadline exceeded); what the subject did wrong so far: the subject wrote a line that is not JSON")))
+	})
+})
+
+var _ = Describe("The mock agent under a flood of prompts", func() {
+	// Regression: every session/prompt started a goroutine for its turn,
+	// whose answer waited on a client that did not read: a client sending
+	// prompts without end made the agent start goroutines without end.
+	It("counts each turn's goroutine in the budget, calls it a flood and hangs up", within, func(ctx SpecContext) {
+		agentEnd, clientEnd := wire.Pipe(wire.Options{MaxHeld: 1 << 20})
+		DeferCleanup(clientEnd.Close)
+		a := agent.New(agent.Config{})
+		a.Connect(agentEnd)
+		DeferCleanup(a.Close)
+		sent := 0
+		for ; sent < 5000; sent++ {
+			frame := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`, sent)
+			if clientEnd.WriteFrame(ctx, []byte(frame)) != nil {
+				break
+			}
+		}
+		Eventually(ctx, a.Done()).Should(BeClosed())
+		Expect(sent).To(BeNumerically("<", 5000))
+		var flood string
+		Expect(a.Violations()).To(ContainElement(HavePrefix("flood: the subject sent "), &flood))
+		var n int
+		_, err := fmt.Sscanf(flood, "flood: the subject sent %d messages", &n)
+		Expect(err).NotTo(HaveOccurred())
+		// Each turn holds 8 KiB of stack while it waits; the prompts
+		// themselves, a few hundred bytes each, would take ten times as many.
+		Expect(n).To(BeNumerically("<=", 200), "the turns' goroutines were counted: %s", flood)
+	})
+})

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -303,4 +304,108 @@ func BenchmarkAskChoiceAgainstMockClient(b *testing.B) {
 			b.Fatalf("AskChoice = %v, %v", res, err)
 		}
 	}
+}
+
+// BenchmarkFlood floods the mock client with 12,000 agent_message_chunk
+// notifications of 1 MiB, as a hostile agent may, at the default budget
+// (wire.DefaultMaxHeld), and reports the peak heap: it must stay far
+// below what the flood would take if kept (12 GB), under 256 MB. The
+// client calls it a flood and closes the connection once it would hold
+// more than its budget.
+//
+//	go test -run '^$' -bench Flood -benchmem ./mocks/client/
+func BenchmarkFlood(b *testing.B) {
+	const frames, limit = 12000, 256 << 20
+	frame := floodFrame(wire.DefaultMaxFrame)
+	for _, t := range []struct {
+		name    string
+		connect func(b *testing.B) (mine wire.Conn, flood func([]byte) error)
+	}{
+		{"InMemory", func(b *testing.B) (wire.Conn, func([]byte) error) {
+			clientIn, toClient := io.Pipe()
+			closeWhenDone(b, func() { toClient.Close(); clientIn.Close() })
+			return wire.NewStream(clientIn, io.Discard, wire.Options{}), func(f []byte) error {
+				_, err := toClient.Write(append(f, '\n'))
+				return err
+			}
+		}},
+		{"WebSocket", func(b *testing.B) (wire.Conn, func([]byte) error) {
+			conns := make(chan wire.Conn, 1)
+			srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, wire.Options{}, func(ctx context.Context, c wire.Conn) {
+				conns <- c
+				<-ctx.Done()
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { srv.Close() })
+			ws, _, err := websocket.Dial(context.Background(), srv.URL, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			closeWhenDone(b, func() { ws.CloseNow() })
+			return <-conns, func(f []byte) error { return ws.Write(context.Background(), websocket.MessageText, f) }
+		}},
+	} {
+		b.Run(t.name, func(b *testing.B) {
+			peak, added, sent := 0, 0, 0
+			for i := 0; i < b.N; i++ {
+				mine, flood := t.connect(b)
+				c := client.New(client.Config{})
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				before, peakHere := int(ms.HeapAlloc), 0
+				stop := sampleHeap(&peakHere)
+				c.Connect(mine)
+				for sent = 0; sent < frames; sent++ {
+					if flood(frame[:len(frame):len(frame)]) != nil {
+						break
+					}
+				}
+				<-c.Done()
+				stop()
+				peak, added = max(peak, peakHere), max(added, peakHere-before)
+				if vs := c.Violations(); len(vs) != 1 || !strings.HasPrefix(vs[0], "flood: ") {
+					b.Fatalf("violations: %q", vs)
+				}
+				c.Close()
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+			b.ReportMetric(float64(added)/(1<<20), "flood-heap-MiB") // above the heap before the flood
+			b.ReportMetric(float64(sent), "frames-sent")
+			if peak > limit {
+				b.Fatalf("the peak heap was %d MiB, more than %d MiB", peak>>20, limit>>20)
+			}
+		})
+	}
+}
+
+// floodFrame is an agent_message_chunk of size bytes.
+func floodFrame(size int) []byte {
+	envelope := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":""}}}}`
+	text := strings.Repeat("x", size-len(envelope))
+	return []byte(strings.Replace(envelope, `"text":""`, `"text":"`+text+`"`, 1))
+}
+
+// sampleHeap records the largest heap in use into peak, every
+// millisecond, until stop is called.
+func sampleHeap(peak *int) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			*peak = max(*peak, int(ms.HeapAlloc))
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }

@@ -39,6 +39,12 @@ type Config struct {
 	// Unregistered answers every elicitation/create with -32601 and data
 	// {"method":"elicitation/create"}, as SDK clients without the route do.
 	Unregistered bool
+	// Strict makes the client's calls and waits stop at once when the
+	// agent breaks the protocol (peer.Peer.Broken: a line that is not
+	// JSON, a batch, an answer to an id never sent, a flood, ...), with an
+	// error that names what it did and matches peer.ErrBroken. A start-up
+	// probe wants this; checks that collect every violation do not.
+	Strict bool
 }
 
 // Elicitation is one elicitation/create the client received and what it
@@ -60,7 +66,7 @@ type Client struct {
 	standing  *script.Elicitation // answers what the queue does not cover
 	elicits   []*Elicitation      // the most recent ones, at most peer.MaxHistory
 	seen      int                 // elicitation/create requests received in all
-	texts     []string            // agent_message_chunk texts, in order
+	texts     []string            // agent_message_chunk texts, in order, as the budget allows
 	sessionID string
 }
 
@@ -101,11 +107,20 @@ func (c *Client) Transcript() *wire.Transcript { return c.peer.Transcript() }
 // Received returns every message the agent sent, in order.
 func (c *Client) Received() []peer.Message { return c.peer.Received() }
 
+// Held is how many bytes of the connection the client keeps now (its
+// transcript, Received, texts and elicitations): never more than the
+// connection's budget, wire.Options.MaxHeld.
+func (c *Client) Held() int { return c.peer.Held() }
+
+// Failure says what broke the connection, if anything did, and why it
+// ended, once it has: see peer.Peer.Failure.
+func (c *Client) Failure() string { return c.peer.Failure() }
+
 // Violations returns what the agent did that the script did not allow.
 func (c *Client) Violations() []string { return c.peer.Violations() }
 
-// Elicitations returns the elicitation/create requests received so far: after
-// a flood, only the most recent ones, at most peer.MaxHistory.
+// Elicitations returns the elicitation/create requests received so far:
+// only the most recent ones, at most peer.MaxHistory.
 func (c *Client) Elicitations() []Elicitation {
 	c.st.Lock()
 	defer c.st.Unlock()
@@ -116,7 +131,9 @@ func (c *Client) Elicitations() []Elicitation {
 	return out
 }
 
-// Texts returns the agent_message_chunk texts received so far.
+// Texts returns the agent_message_chunk texts received so far, up to the
+// connection's budget (wire.Options.MaxHeld): past it, the agent is
+// flooding and the connection is closed.
 func (c *Client) Texts() []string {
 	c.st.Lock()
 	defer c.st.Unlock()
@@ -170,7 +187,11 @@ func (c *Client) NewSession(ctx context.Context) (string, error) {
 
 // call sends a request and turns a JSON-RPC error answer into an error.
 func (c *Client) call(ctx context.Context, method string, params any) (peer.Message, error) {
-	m, err := c.peer.Call(ctx, method, params)
+	call := c.peer.Call
+	if c.cfg.Strict {
+		call = c.peer.CallStrict
+	}
+	m, err := call(ctx, method, params)
 	if err != nil {
 		return m, err
 	}
@@ -275,9 +296,12 @@ func (c *Client) WaitText(ctx context.Context, n int) (string, error) {
 	return c.Texts()[n-1], nil
 }
 
-// await waits until cond holds: see peer.State.Await.
+// await waits until cond holds: see peer.Peer.Await.
 func (c *Client) await(ctx context.Context, what string, cond func() bool) error {
-	return c.st.Await(ctx, c.peer.Done(), what, cond)
+	if c.cfg.Strict {
+		return c.peer.AwaitStrict(ctx, &c.st, what, cond)
+	}
+	return c.peer.Await(ctx, &c.st, what, cond)
 }
 
 // handle answers what the agent sends.
@@ -288,7 +312,7 @@ func (c *Client) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 	case m.Method == "session/update":
 		c.update(m)
 	case m.IsRequest():
-		p.Violate("unexpected request %s: %s", m.Method, m.Raw)
+		p.Violate("unexpected request %s: %s", m.Method, peer.Quote(m.Raw))
 		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32601, Message: "Method not found", Data: mustJSON(map[string]string{"method": m.Method})})
 	}
 }
@@ -306,19 +330,45 @@ func (c *Client) update(m peer.Message) {
 	if json.Unmarshal(m.Params, &n) != nil || n.Update.Kind != "agent_message_chunk" || n.Update.Content.Type != "text" {
 		return
 	}
+	if !c.peer.Hold(len(n.Update.Content.Text) + textOverhead) {
+		return // a flood: the connection is closing
+	}
 	c.st.Lock()
 	c.texts = append(c.texts, n.Update.Content.Text)
 	c.st.Changed()
 	c.st.Unlock()
 }
 
+// What a kept text and a kept record cost besides what they hold: the
+// string or pointer, with room for their slice to grow.
+const (
+	textOverhead        = 2 * 16
+	elicitationOverhead = 2*8 + 128
+)
+
+// elicitationSize is what keeping rec costs; its request's frame is
+// counted again, as the history of Received may let go of it first.
+func elicitationSize(rec *Elicitation) int {
+	n := cap(rec.Request.Raw) + elicitationOverhead
+	for _, p := range rec.Problems {
+		n += len(p) + 16
+	}
+	return n
+}
+
 // elicit answers one elicitation/create with the next scripted answer.
 func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
-	c.st.Lock()
 	rec := &Elicitation{Request: m}
+	if !p.Hold(elicitationSize(rec)) {
+		return // a flood: the connection is closing
+	}
+	c.st.Lock()
 	c.seen++
 	k := c.seen
-	if len(c.elicits) == peer.MaxHistory { // a flood: drop the older half at once
+	if len(c.elicits) == peer.MaxHistory { // drop the older half at once
+		for _, old := range c.elicits[:peer.MaxHistory/2] {
+			p.Release(elicitationSize(old))
+		}
 		c.elicits = append(c.elicits[:0], c.elicits[peer.MaxHistory/2:]...)
 	}
 	c.elicits = append(c.elicits, rec)
@@ -331,7 +381,9 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 	if step != nil {
 		if problems := step.Expect.Check(m.Params); len(problems) > 0 {
 			c.st.Lock()
-			rec.Problems = problems
+			if p.Hold(elicitationSize(&Elicitation{Problems: problems}) - elicitationOverhead) {
+				rec.Problems = problems
+			}
 			c.st.Unlock()
 			for _, pr := range problems {
 				p.Violate("elicitation/create #%d: %s", k, pr)
@@ -342,7 +394,7 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 	case c.cfg.Unregistered:
 		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32601, Message: "Method not found", Data: mustJSON(map[string]string{"method": "elicitation/create"})})
 	case step == nil:
-		p.Violate("elicitation/create #%d was not scripted: %s", k, m.Raw)
+		p.Violate("elicitation/create #%d was not scripted: %s", k, peer.Quote(m.Raw))
 		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32603, Message: "Internal error", Data: mustJSON(map[string]string{"error": "acpconform mock client: no scripted answer"})})
 	case step.Answer.Delay > 0:
 		d := time.Duration(step.Answer.Delay)

@@ -3,12 +3,14 @@ package client_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
@@ -158,10 +160,10 @@ var _ = Describe("The mock client against a misbehaving agent", func() {
 		Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":{}}`+"\n"))).To(Succeed())
 		Expect(agentEnd.ReadFrame(ctx)).To(MatchJSON(`{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found","data":{"method":"session/request_permission"}}}`))
 		Expect(c.Violations()).To(ConsistOf(
-			HavePrefix("malformed JSON-RPC frame"),
-			HavePrefix("a frame that is neither request, notification nor response"),
-			HavePrefix("an answer to request 99, which was never sent"),
-			HavePrefix("unexpected request session/request_permission"),
+			HavePrefix("the subject wrote a line that is not JSON"),
+			HavePrefix("the subject sent a message that is neither a request, a notification nor a response"),
+			HavePrefix("the subject answered request 99, which was never sent"),
+			`unexpected request session/request_permission: "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/request_permission\",\"params\":{}}"`,
 		))
 	})
 
@@ -190,6 +192,99 @@ var _ = Describe("The mock client against a misbehaving agent", func() {
 		DeferCleanup(small.Close)
 		go func() { _ = flood.WriteRaw(ctx, append(make([]byte, 1<<16), '\n')) }()
 		Eventually(ctx, small.Done()).Should(BeClosed())
-		Expect(small.Violations()).To(ConsistOf(ContainSubstring("frame exceeds the size limit")))
+		Expect(small.Violations()).To(ConsistOf(HavePrefix("the subject wrote a line of more than 4096 bytes (4 KiB), the size limit of one message, so acpconform closed the connection (raise the limit with --max-frame); the line began")))
+	})
+
+	// Regression: the client kept every agent_message_chunk text, and the
+	// peer 10,000 frames of up to 1 MiB: a flooding agent made the harness
+	// reach gigabytes.
+	It("holds no more than its budget from a flooding agent, says so and hangs up", within, func(ctx SpecContext) {
+		const budget = 1 << 20
+		mine, flood := wire.Pipe(wire.Options{MaxHeld: budget})
+		DeferCleanup(flood.Close)
+		small := client.New(client.Config{})
+		small.Connect(mine)
+		DeferCleanup(small.Close)
+		chunk := chunkNotification(strings.Repeat("x", 64<<10))
+		most, sent := 0, 0
+		for ; sent < 200; sent++ {
+			most = max(most, small.Held())
+			if flood.WriteFrame(ctx, chunk) != nil {
+				break
+			}
+		}
+		Eventually(ctx, small.Done()).Should(BeClosed())
+		Expect(sent).To(BeNumerically("<", 200), "the client closed the connection during the flood")
+		Expect(small.Violations()).To(ConsistOf(MatchRegexp(`^flood: the subject sent \d+ messages, [\d.]+ KiB in [\d.]+s; keeping them would take more than the 1 MiB this connection may hold, so acpconform closed the connection \(raise it with --max-held\)$`)))
+		Expect(small.Failure()).To(HaveSuffix("then the connection ended: acpconform closed it (the subject flooded it)"))
+		Expect(max(most, small.Held())).To(BeNumerically("<=", budget))
+		kept := 0
+		for _, t := range small.Texts() {
+			kept += len(t)
+		}
+		for _, m := range small.Received() {
+			kept += len(m.Raw)
+		}
+		Expect(kept).To(BeNumerically("<=", budget), "what the texts and the history keep")
+		Expect(len(small.Texts())).To(BeNumerically(">=", 4), "it kept what fitted")
+	})
+
+	Describe("when strict", func() {
+		It("fails initialize at once, naming what the agent did, instead of waiting for the deadline", within, func(ctx SpecContext) {
+			mine, subject := wire.Pipe(wire.Options{})
+			DeferCleanup(subject.Close)
+			strict := client.New(client.Config{Strict: true})
+			strict.Connect(mine)
+			DeferCleanup(strict.Close)
+			go func() {
+				defer GinkgoRecover()
+				_, _ = subject.ReadFrame(ctx)
+				_ = subject.WriteRaw(ctx, []byte("Starting my-agent v1.0...\n"))
+			}()
+			long, cancel := context.WithTimeout(ctx, time.Hour)
+			defer cancel()
+			err := strict.Initialize(long)
+			Expect(err).To(MatchError(peer.ErrBroken))
+			Expect(err).To(MatchError(`initialize: the subject broke the protocol before answering: the subject wrote a line that is not JSON (invalid character 'S' looking for beginning of value): "Starting my-agent v1.0..."`))
+			Expect(long.Err()).NotTo(HaveOccurred(), "it did not wait for the deadline")
+		})
+
+		It("fails initialize at once on an answer to another id", within, func(ctx SpecContext) {
+			mine, subject := wire.Pipe(wire.Options{})
+			DeferCleanup(subject.Close)
+			strict := client.New(client.Config{Strict: true})
+			strict.Connect(mine)
+			DeferCleanup(strict.Close)
+			go func() {
+				defer GinkgoRecover()
+				_, _ = subject.ReadFrame(ctx)
+				_ = subject.WriteFrame(ctx, []byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}`))
+			}()
+			err := strict.Initialize(ctx)
+			Expect(err).To(MatchError(peer.ErrBroken))
+			Expect(err).To(MatchError(HaveSuffix(`the subject answered request 0, which was never sent: "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":1}}"`)))
+		})
+	})
+
+	It("is not strict by default: it waits for its deadline, and then says what the agent did", within, func(ctx SpecContext) {
+		go func() {
+			defer GinkgoRecover()
+			_, _ = agentEnd.ReadFrame(ctx)
+			_ = agentEnd.WriteRaw(ctx, []byte("hello world\n"))
+		}()
+		short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		defer cancel()
+		err := c.Initialize(short)
+		Expect(err).To(MatchError(context.DeadlineExceeded))
+		Expect(err).To(MatchError(`initialize: no answer within 200ms (context deadline exceeded); what the subject did wrong so far: the subject wrote a line that is not JSON (invalid character 'h' looking for beginning of value): "hello world"`))
 	})
 })
+
+// chunkNotification is an agent_message_chunk carrying text.
+func chunkNotification(text string) []byte {
+	frame, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "session/update", "params": map[string]any{
+		"sessionId": "s", "update": map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]string{"type": "text", "text": text}},
+	}})
+	Expect(err).NotTo(HaveOccurred())
+	return frame
+}

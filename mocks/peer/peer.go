@@ -2,61 +2,22 @@
 // frames from a wire.Conn, matches responses to the calls waiting for them,
 // hands requests and notifications to a handler, and writes whatever it is
 // told to, well-formed or not. It never asserts: what the other side does
-// wrong is recorded as a violation for the owner to report.
+// wrong is recorded as a violation for the owner to report, and what it
+// keeps is bounded by the connection's wire.Budget.
 package peer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
-	"unsafe"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/acpconform/acpconform/mocks/wire"
 )
-
-// Message is one JSON-RPC message as it came over the wire.
-type Message struct {
-	ID     json.RawMessage `json:"id,omitempty"`
-	Method string          `json:"method,omitempty"`
-	Params json.RawMessage `json:"params,omitempty"`
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  *Error          `json:"error,omitempty"`
-
-	Raw []byte    `json:"-"` // the frame as received
-	At  time.Time `json:"-"` // when it was read
-}
-
-// IsRequest reports whether m is a request: a method and a non-null id.
-func (m Message) IsRequest() bool { return m.Method != "" && len(m.ID) > 0 && !isNull(m.ID) }
-
-// IsNotification reports whether m is a notification.
-func (m Message) IsNotification() bool { return m.Method != "" && !m.IsRequest() }
-
-// IsResponse reports whether m answers a request.
-func (m Message) IsResponse() bool { return m.Method == "" && len(m.ID) > 0 }
-
-// Error is a JSON-RPC error object.
-type Error struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
-func (e *Error) Error() string {
-	s := fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message)
-	if len(e.Data) > 0 {
-		s += " " + string(e.Data)
-	}
-	return s
-}
 
 // Handler receives the requests and notifications a peer reads, one at a
 // time, in order, on the reading goroutine: it must not block. Work that
@@ -67,20 +28,32 @@ type Handler func(ctx context.Context, p *Peer, m Message)
 // Peer is one side of a JSON-RPC connection.
 type Peer struct {
 	conn    wire.Conn
+	budget  *wire.Budget
 	handler Handler
 	ctx     context.Context
 	cancel  context.CancelFunc
 	done    chan struct{}
-	reqs    sync.WaitGroup // goroutines started by Go
+	broken  chan struct{} // closed at the first frame-level protocol violation
+	reqs    sync.WaitGroup
+	start   time.Time
+	unit    string // what one frame is called: "line" or "text frame"
+
+	frames  atomic.Int64 // received in all
+	bytes   atomic.Int64
+	flooded atomic.Bool // nothing more is kept
+	rawSent atomic.Bool // WriteRaw was used: a parse error answer may be due
 
 	mu         sync.Mutex
 	nextID     int64
 	pending    map[string]chan Message
-	answered   map[string]bool // ids that got an answer
+	answered   map[string]bool // ids of the requests sent that got an answer
 	asked      map[string]bool // ids of the requests sent
 	received   history
 	violations []string
-	unlisted   int // violations beyond MaxViolations
+	unlisted   int    // violations beyond MaxViolations
+	failure    string // the first frame-level protocol violation
+	ended      string // why the connection ended, once it has
+	closedBy   string // why this side closed it, when it did
 }
 
 // New starts reading conn and returns the peer. Its own requests get ids
@@ -88,11 +61,17 @@ type Peer struct {
 func New(conn wire.Conn, handler Handler) *Peer {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Peer{
-		conn: conn, handler: handler, ctx: ctx, cancel: cancel,
+		conn: conn, budget: conn.Budget(), handler: handler, ctx: ctx, cancel: cancel,
 		done:     make(chan struct{}),
+		broken:   make(chan struct{}),
+		start:    time.Now(),
+		unit:     "line",
 		pending:  map[string]chan Message{},
 		answered: map[string]bool{},
 		asked:    map[string]bool{},
+	}
+	if _, ok := conn.(*wire.WebSocketConn); ok {
+		p.unit = "text frame"
 	}
 	go p.read()
 	return p
@@ -102,20 +81,34 @@ func (p *Peer) read() {
 	defer close(p.done)
 	defer p.cancel()
 	err := p.conn.Serve(p.take)
-	if errors.Is(err, wire.ErrFrameTooLarge) || errors.Is(err, wire.ErrBinaryFrame) {
-		p.Violate("%v", err)
+	if v := refusal(err); v != "" {
+		p.breakProtocol(v)
 	}
+	p.mu.Lock()
+	p.ended = wire.DescribeEnd(err)
+	if p.closedBy != "" {
+		p.ended = "acpconform closed it (" + p.closedBy + ")"
+	}
+	p.mu.Unlock()
 }
 
 // take handles one frame, on the connection's reading goroutine.
 func (p *Peer) take(frame []byte) {
+	p.frames.Add(1)
+	p.bytes.Add(int64(len(frame)))
+	if p.flooded.Load() { // the connection is closing: nothing more is kept or answered
+		return
+	}
 	m, err := decode(frame)
 	if err != nil {
-		p.Violate("malformed JSON-RPC frame: %v: %s", err, preview(frame))
+		p.breakProtocol(p.diagnose(err, frame))
+		return
+	}
+	if !p.Hold(messageSize(m)) {
 		return
 	}
 	p.mu.Lock()
-	p.received.add(m)
+	p.received.add(m, p.budget)
 	p.mu.Unlock()
 	switch {
 	case m.IsResponse():
@@ -123,96 +116,87 @@ func (p *Peer) take(frame []byte) {
 	case m.Method != "":
 		p.handler(p.ctx, p, m)
 	default:
-		p.Violate("a frame that is neither request, notification nor response: %s", preview(frame))
+		p.breakProtocol(`the subject sent a response without an "id": ` + Quote(frame))
 	}
-}
-
-// decode reads the envelope of a frame. It is the mock peers' hot path, so
-// it validates once and picks the members out without decoding the rest.
-func decode(frame []byte) (Message, error) {
-	if !gjson.ValidBytes(frame) {
-		var v any
-		return Message{}, json.Unmarshal(frame, &v) // for the reason
-	}
-	if frame[firstNonSpace(frame)] != '{' {
-		return Message{}, fmt.Errorf("not an object")
-	}
-	// The frame is never changed again (the transcript keeps it too), so it
-	// can be read as a string and its members sliced out without copies.
-	m := Message{Raw: frame, At: time.Now()}
-	var err error
-	gjson.Parse(unsafe.String(&frame[0], len(frame))).ForEach(func(key, v gjson.Result) bool {
-		raw := json.RawMessage(frame[v.Index : v.Index+len(v.Raw) : v.Index+len(v.Raw)])
-		switch key.Str {
-		case "id":
-			m.ID = raw
-		case "method":
-			if v.Type != gjson.String {
-				err = fmt.Errorf("method is not a string")
-			}
-			m.Method = v.Str
-		case "params":
-			m.Params = raw
-		case "result":
-			m.Result = raw
-		case "error":
-			if v.Type == gjson.Null {
-				break // "error": null is no error
-			}
-			m.Error = &Error{}
-			if e := json.Unmarshal(raw, m.Error); e != nil {
-				err = fmt.Errorf("error member: %v", e)
-			}
-		}
-		return err == nil
-	})
-	return m, err
-}
-
-func firstNonSpace(b []byte) int {
-	for i, c := range b {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return i
-		}
-	}
-	return 0
 }
 
 // Go runs f in its own goroutine; Close waits for it. Handlers use it for
-// work that waits.
+// work that waits. The goroutine counts in the connection's budget while
+// it runs: a subject that sends requests faster than they end (and does
+// not read the answers) floods it, and then f does not run at all.
 func (p *Peer) Go(f func()) {
+	if !p.Hold(goroutineCost) {
+		return
+	}
 	p.reqs.Add(1)
 	go func() {
 		defer p.reqs.Done()
+		defer p.Release(goroutineCost)
 		f()
 	}()
 }
 
+// goroutineCost is what a goroutine holds at least: its stack.
+const goroutineCost = 8 << 10
+
 // deliver hands a response to the call waiting for it.
 func (p *Peer) deliver(m Message) {
+	if isNull(m.ID) {
+		p.nullID(m)
+		return
+	}
 	key := idKey(m.ID)
 	p.mu.Lock()
 	ch, ok := p.pending[key]
 	delete(p.pending, key)
-	again := p.answered[key]
-	asked := p.asked[key]
-	p.answered[key] = true
+	asked, again := p.asked[key], p.answered[key]
+	if asked { // only ids this side sent are remembered: the subject's cost nothing
+		p.answered[key] = true
+	}
 	p.mu.Unlock()
 	switch {
 	case ok:
 		ch <- m
-	case again && asked:
-		p.Violate("a second answer to request %s: %s", m.ID, preview(m.Raw))
+	case again:
+		p.Violate("the subject answered request %s a second time: %s", idText(m.ID), Quote(m.Raw))
 	case asked:
-		p.Violate("a late answer to request %s, after the call gave up: %s", m.ID, preview(m.Raw))
+		p.Violate("the subject answered request %s after the call had stopped waiting: %s", idText(m.ID), Quote(m.Raw))
 	default:
-		p.Violate("an answer to request %s, which was never sent: %s", m.ID, preview(m.Raw))
+		p.breakProtocol(fmt.Sprintf("the subject answered request %s, which was never sent: %s", idText(m.ID), Quote(m.Raw)))
 	}
+}
+
+// nullID judges a response with "id": null, which JSON-RPC allows only for
+// an error about a request that could not be read (-32700, -32600).
+func (p *Peer) nullID(m Message) {
+	if m.Error == nil || (m.Error.Code != -32700 && m.Error.Code != -32600) {
+		p.breakProtocol(`the subject sent a response with "id": null, which JSON-RPC allows only for an error about a request it could not read: ` + Quote(m.Raw))
+		return
+	}
+	if p.rawSent.Load() {
+		return // the answer to bytes written raw, perhaps on purpose
+	}
+	p.breakProtocol(fmt.Sprintf(`the subject answered "id": null with error %d, saying it could not read a request, though every request sent to it was well-formed: %s`, m.Error.Code, Quote(m.Raw)))
 }
 
 // Call sends a request and waits, at most until ctx ends, for its response.
 // A JSON-RPC error answer is returned as the message, not as an error.
+// Otherwise the error is a *CallError saying why no answer came and what
+// the subject did wrong so far.
 func (p *Peer) Call(ctx context.Context, method string, params any) (Message, error) {
+	return p.call(ctx, method, params, nil)
+}
+
+// CallStrict is Call that also stops waiting when the subject breaks the
+// protocol (see Broken), with a *CallError that matches ErrBroken and
+// names what it did. A start-up probe uses it to fail at once instead of
+// waiting out its deadline; checks that collect every violation use Call.
+func (p *Peer) CallStrict(ctx context.Context, method string, params any) (Message, error) {
+	return p.call(ctx, method, params, p.broken)
+}
+
+func (p *Peer) call(ctx context.Context, method string, params any, broken <-chan struct{}) (Message, error) {
+	start := time.Now()
 	p.mu.Lock()
 	p.nextID++
 	id := json.RawMessage(strconv.FormatInt(p.nextID, 10))
@@ -222,7 +206,7 @@ func (p *Peer) Call(ctx context.Context, method string, params any) (Message, er
 	p.mu.Unlock()
 	if err := p.sendRequest(ctx, id, method, params); err != nil {
 		p.forget(id)
-		return Message{}, err
+		return Message{}, p.unsent(method, err)
 	}
 	select {
 	case m := <-ch:
@@ -234,11 +218,47 @@ func (p *Peer) Call(ctx context.Context, method string, params any) (Message, er
 		default:
 		}
 		p.forget(id)
-		return Message{}, fmt.Errorf("%s: %w before the answer", method, wire.ErrClosed)
+		if isClosed(broken) { // what broke the protocol ended the connection
+			return Message{}, p.brokenError(method, "before answering")
+		}
+		return Message{}, p.callError(method, "the connection ended before the answer: "+p.endReason(), wire.ErrClosed)
+	case <-broken:
+		p.forget(id)
+		return Message{}, p.brokenError(method, "before answering")
 	case <-ctx.Done():
 		p.forget(id)
-		return Message{}, fmt.Errorf("%s: no answer: %w", method, ctx.Err())
+		reason := "no answer before the call was cancelled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			reason = "no answer within " + waited(ctx, start) + " (context deadline exceeded)"
+		}
+		return Message{}, p.callError(method, reason, ctx.Err())
 	}
+}
+
+// unsent explains a request that could not be written.
+func (p *Peer) unsent(method string, err error) error {
+	select {
+	case <-p.done:
+		return p.callError(method, "the connection had ended before the request: "+p.endReason(), err)
+	default:
+	}
+	if errors.Is(err, wire.ErrClosed) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return p.callError(method, "the request could not be written: "+err.Error(), err)
+	}
+	return fmt.Errorf("%s: %w", method, err) // not the subject's doing, such as params that do not marshal
+}
+
+// waited says how long a call could wait: the time from start to ctx's
+// deadline, as it was set, rather than the time it took to notice.
+func waited(ctx context.Context, start time.Time) string {
+	d := time.Since(start)
+	if deadline, ok := ctx.Deadline(); ok {
+		d = deadline.Sub(start)
+	}
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Millisecond).String()
 }
 
 // sendRequest writes a request or, with a nil id, a notification. Raw
@@ -313,69 +333,21 @@ func deadlineOnly(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.Background(), func() {}
 }
 
-// WriteRaw writes b as it is.
+// WriteRaw writes b as it is. From then on, an error answer with "id":
+// null (the subject could not read a request) is not a violation.
 func (p *Peer) WriteRaw(ctx context.Context, b []byte) error {
+	p.rawSent.Store(true)
 	wctx, cancel := deadlineOnly(ctx)
 	defer cancel()
 	return p.conn.WriteRaw(wctx, b)
 }
 
-// Received returns every message read so far, in order.
+// Received returns the messages read so far, in order: the most recent
+// MaxHistory of them.
 func (p *Peer) Received() []Message {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.received.list()
-}
-
-// Bounds on what a peer keeps, so that a flooding peer cannot exhaust memory.
-const (
-	// MaxHistory is how many received messages Received keeps: the most recent.
-	MaxHistory = 10000
-	// MaxViolations is how many violations are listed; the rest are counted.
-	MaxViolations = 1000
-)
-
-// history keeps the last MaxHistory messages.
-type history struct {
-	msgs []Message
-	next int // ring position once full
-}
-
-func (h *history) add(m Message) {
-	if len(h.msgs) < MaxHistory {
-		h.msgs = append(h.msgs, m)
-		return
-	}
-	h.msgs[h.next] = m
-	h.next = (h.next + 1) % MaxHistory
-}
-
-func (h *history) list() []Message {
-	return append(append([]Message(nil), h.msgs[h.next:]...), h.msgs[:h.next]...)
-}
-
-// Violate records something the other side did wrong.
-func (p *Peer) Violate(format string, args ...any) {
-	v := fmt.Sprintf(format, args...)
-	p.mu.Lock()
-	if len(p.violations) < MaxViolations {
-		p.violations = append(p.violations, v)
-	} else {
-		p.unlisted++
-	}
-	p.mu.Unlock()
-	p.conn.Transcript().Note("violation: " + v)
-}
-
-// Violations returns what was recorded so far.
-func (p *Peer) Violations() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := append([]string(nil), p.violations...)
-	if p.unlisted > 0 {
-		out = append(out, fmt.Sprintf("... and %d more violations", p.unlisted))
-	}
-	return out
 }
 
 // Transcript is the connection's record of frames.
@@ -386,8 +358,17 @@ func (p *Peer) Done() <-chan struct{} { return p.done }
 
 // Hangup closes the connection without waiting for anything, as a peer
 // that goes away does; handlers may call it.
-func (p *Peer) Hangup() {
-	p.conn.Transcript().Note("hanging up")
+func (p *Peer) Hangup() { p.closeHere("a script hung up") }
+
+// closeHere closes the connection from any goroutine, the reading one
+// included, and keeps why.
+func (p *Peer) closeHere(why string) {
+	p.mu.Lock()
+	if p.closedBy == "" {
+		p.closedBy = why
+	}
+	p.mu.Unlock()
+	p.conn.Transcript().Note("hanging up: " + why)
 	go p.conn.Close()
 }
 
@@ -420,36 +401,10 @@ type errorResponse struct {
 	Error   Error           `json:"error"`
 }
 
-// idKey canonicalises an id: numbers by value, so that 1, 1.0 and 1e0
-// match, strings by their text; the number 1 and the string "1" differ, as
-// JSON-RPC wants.
-func idKey(id json.RawMessage) string {
-	raw := bytes.TrimSpace(id)
-	if len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) && len(raw) < 64 && !bytes.ContainsAny(raw, "eE") {
-		if r, ok := new(big.Rat).SetString(string(raw)); ok {
-			return "n:" + r.RatString()
-		}
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return "s:" + s
-	}
-	return "?:" + string(raw)
-}
-
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
 	return b
-}
-
-func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
-
-func preview(b []byte) string {
-	if len(b) > 300 {
-		return string(b[:300]) + "..."
-	}
-	return string(b)
 }

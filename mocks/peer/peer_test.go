@@ -143,11 +143,12 @@ var _ = Describe("peer.Peer calls", func() {
 			got := result(ctx, call)
 			Expect(got.err).NotTo(HaveOccurred())
 			Expect(got.m.Result).To(MatchJSON(`"right"`))
-			Expect(p.Violations()).To(ConsistOf(HavePrefix("an answer to request " + wrongID + ", which was never sent")))
+			Expect(p.Violations()).To(ConsistOf(
+				"the subject answered request " + wrongID + `, which was never sent: "{\"jsonrpc\":\"2.0\",\"id\":` + strings.ReplaceAll(wrongID, `"`, `\"`) + `,\"result\":\"wrong\"}"`))
+			Expect(p.Broken()).To(BeClosed(), "an answer to no request breaks the protocol")
 		},
 		Entry("another number", within, `2`),
 		Entry("a string", within, `"one"`),
-		Entry("null", within, `null`),
 		// Regression (fixed; it was a bug in mocks/peer/peer.go, idKey): json.Unmarshal accepts the JSON
 		// string "1" into a json.Number, so the string id "1" is taken as
 		// the answer to request 1. JSON-RPC 2.0 requires the response id to
@@ -200,9 +201,8 @@ var _ = Describe("peer.Peer calls", func() {
 		Expect(got.err).To(MatchError(ContainSubstring("slow: no answer")))
 
 		send(ctx, theirs, `{"jsonrpc":"2.0","id":1,"result":{}}`)
-		// NOTE: the violation says "which was never sent" although the
-		// request was sent and only answered late; see the report.
-		Eventually(ctx, p.Violations).Should(ConsistOf(ContainSubstring("answer to request 1")))
+		Eventually(ctx, p.Violations).Should(ConsistOf(`the subject answered request 1 after the call had stopped waiting: "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"`))
+		Expect(p.Broken()).NotTo(BeClosed(), "a late answer is no broken protocol")
 	})
 
 	It("waits no longer than its context even when the other end has stopped reading, and then gives the connection up", within, func(ctx SpecContext) {
@@ -377,27 +377,69 @@ var _ = Describe("peer.Peer handles what comes in", func() {
 		Expect(p.Received()[0].Method).To(Equal("theirs"), "Received returns a copy")
 	})
 
-	DescribeTable("records what the other side does wrong as a violation, and goes on",
+	DescribeTable("names what the other side does wrong, quoting it, breaks the protocol, and goes on",
 		func(ctx SpecContext, frame string, want string) {
 			p, theirs := connect(func(ctx context.Context, p *peer.Peer, m peer.Message) {
 				_ = p.Respond(ctx, m.ID, "pong")
 			})
+			Expect(p.Broken()).NotTo(BeClosed())
+			Expect(p.Failure()).To(BeEmpty())
 			Expect(theirs.WriteRaw(ctx, []byte(frame+"\n"))).To(Succeed())
 			send(ctx, theirs, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
 			Expect(theirs.ReadFrame(ctx)).To(MatchJSON(`{"jsonrpc":"2.0","id":"after","result":"pong"}`))
-			Expect(p.Violations()).To(ConsistOf(HavePrefix(want)))
-			Expect(p.Violations()[0]).To(ContainSubstring(frame), "the violation quotes the frame")
+			Expect(p.Violations()).To(ConsistOf(want))
+			Expect(p.Broken()).To(BeClosed())
+			Expect(p.Failure()).To(Equal(want))
 			Expect(p.Transcript().String()).To(ContainSubstring("violation: " + want))
 		},
-		Entry("malformed JSON", within, `{not json`, "malformed JSON-RPC frame"),
-		Entry("a JSON array", within, `[{"jsonrpc":"2.0","method":"batch"}]`, "malformed JSON-RPC frame"),
+		Entry("not JSON", within, `hello world`,
+			`the subject wrote a line that is not JSON (invalid character 'h' looking for beginning of value): "hello world"`),
+		Entry("malformed JSON", within, `{not json`,
+			`the subject wrote a line that is not JSON (invalid character 'n' looking for beginning of object key string): "{not json"`),
+		Entry("invalid UTF-8", within, "{\"jsonrpc\":\"2.0\",\"method\":\"a\xffb\"}",
+			`the subject wrote a line that is not JSON (invalid UTF-8 at byte 28): "{\"jsonrpc\":\"2.0\",\"method\":\"a\xffb\"}"`),
+		Entry("nested too deep", within, strings.Repeat("[", 1001)+strings.Repeat("]", 1001),
+			`the subject wrote a line nested more than 1000 levels deep, which acpconform does not read: "`+strings.Repeat("[", 120)+`"... (2002 bytes in all)`),
+		Entry("a batch", within, `[{"jsonrpc":"2.0","method":"batch"},{"jsonrpc":"2.0","method":"batch"}]`,
+			`the subject sent a JSON-RPC batch of 2 messages, which ACP does not use: "[{\"jsonrpc\":\"2.0\",\"method\":\"batch\"},{\"jsonrpc\":\"2.0\",\"method\":\"batch\"}]"`),
+		Entry("a number", within, `42`,
+			`the subject sent a message that is not JSON-RPC (a number, where an object is due): "42"`),
+		Entry("a method that is not a string", within, `{"jsonrpc":"2.0","method":7}`,
+			`the subject sent a message that is not JSON-RPC ("method" is a number, not a string): "{\"jsonrpc\":\"2.0\",\"method\":7}"`),
+		Entry("an error that is not an error object", within, `{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}`,
+			`the subject sent a message that is not JSON-RPC ("error" is not an error object: "code" is a string, not an integer): "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":\"x\",\"message\":\"m\"}}"`),
+		Entry("a member twice", within, `{"jsonrpc":"2.0","id":1,"id":2,"result":{}}`,
+			`the subject sent a message that is not JSON-RPC ("id" appears twice): "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"result\":{}}"`),
 		Entry("neither request, notification nor response", within, `{"jsonrpc":"2.0"}`,
-			"a frame that is neither request, notification nor response"),
+			`the subject sent a message that is neither a request, a notification nor a response (it has no "method", "id", "result" or "error"): "{\"jsonrpc\":\"2.0\"}"`),
 		Entry("an error without an id", within, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`,
-			"a frame that is neither request, notification nor response"),
+			`the subject sent a response without an "id": "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}"`),
 		Entry("an answer to an id never sent", within, `{"jsonrpc":"2.0","id":99,"result":{}}`,
-			"an answer to request 99, which was never sent"),
+			`the subject answered request 99, which was never sent: "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}"`),
+		Entry("a result to id null", within, `{"jsonrpc":"2.0","id":null,"result":{}}`,
+			`the subject sent a response with "id": null, which JSON-RPC allows only for an error about a request it could not read: "{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}"`),
+		Entry("a parse error to id null, when every request was well-formed", within, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
+			`the subject answered "id": null with error -32700, saying it could not read a request, though every request sent to it was well-formed: "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}"`),
 	)
+
+	It("quotes at most 120 bytes of a frame, with its size", within, func(ctx SpecContext) {
+		p, theirs := connect(nil)
+		Expect(theirs.WriteRaw(ctx, []byte(strings.Repeat("x", 5000)+"\n"))).To(Succeed())
+		Eventually(ctx, p.Broken()).Should(BeClosed())
+		Expect(p.Violations()).To(ConsistOf(
+			`the subject wrote a line that is not JSON (invalid character 'x' looking for beginning of value): "` + strings.Repeat("x", 120) + `"... (5000 bytes in all)`))
+	})
+
+	It("takes a parse error to id null as an answer to bytes it wrote raw", within, func(ctx SpecContext) {
+		p, theirs := connect(nil)
+		go func() { _ = p.WriteRaw(ctx, []byte("{oops\n")) }()
+		Expect(theirs.ReadFrame(ctx)).To(Equal([]byte("{oops")))
+		send(ctx, theirs, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
+		send(ctx, theirs, `{"jsonrpc":"2.0","method":"after"}`)
+		Eventually(ctx, func() int { return len(p.Received()) }).Should(Equal(2))
+		Expect(p.Violations()).To(BeEmpty())
+		Expect(p.Broken()).NotTo(BeClosed())
+	})
 
 	It("records a second answer to the same request", within, func(ctx SpecContext) {
 		p, theirs := connect(nil)
@@ -409,7 +451,8 @@ var _ = Describe("peer.Peer handles what comes in", func() {
 		Expect(got.err).NotTo(HaveOccurred())
 		Expect(got.m.Result).To(MatchJSON(`{"action":"decline"}`), "the first answer counts")
 		Eventually(ctx, p.Violations).Should(ConsistOf(
-			`a second answer to request 1: {"jsonrpc":"2.0","id":1,"result":{"action":"cancel"}}`))
+			`the subject answered request 1 a second time: "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"action\":\"cancel\"}}"`))
+		Expect(p.Broken()).NotTo(BeClosed(), "a second answer is no broken protocol")
 	})
 
 	It("refuses an oversized frame, records it and ends the connection", within, func(ctx SpecContext) {
@@ -418,7 +461,10 @@ var _ = Describe("peer.Peer handles what comes in", func() {
 			_ = theirs.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","method":"m","params":"`+strings.Repeat("x", 1024)+`"}`+"\n"))
 		}()
 		Eventually(ctx, p.Done()).Should(BeClosed())
-		Expect(p.Violations()).To(ConsistOf(ContainSubstring("frame exceeds the size limit")))
+		want := `the subject wrote a line of more than 64 bytes, the size limit of one message, so acpconform closed the connection (raise the limit with --max-frame); the line began "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":\"` + strings.Repeat("x", 80) + `"...`
+		Expect(p.Violations()).To(ConsistOf(want))
+		Expect(p.Broken()).To(BeClosed())
+		Expect(p.Failure()).To(Equal(want + "; then the connection ended: acpconform closed it: the subject sent a line of more than 64 bytes"))
 	})
 })
 

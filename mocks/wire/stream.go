@@ -8,26 +8,27 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 )
 
 // StreamConn is a connection over a byte stream carrying newline-delimited
 // JSON, as ACP does over stdio.
 type StreamConn struct {
 	*reader
-	r          io.Reader
-	w          io.Writer
-	max        int
-	transcript *Transcript
-	closeOnce  sync.Once
-	writeMu    sync.Mutex
+	r         io.Reader
+	w         io.Writer
+	max       int
+	closeOnce sync.Once
+	writeMu   sync.Mutex
+	shut      atomic.Pointer[closedHereError] // why this side closed the transport, when it did
 }
 
 // NewStream reads messages from r and writes them to w. Closing the
 // connection closes r and w when they are io.Closers; a reader that is not
 // (os.Stdin, say) keeps its goroutine until the next line or EOF.
 func NewStream(r io.Reader, w io.Writer, opts Options) *StreamConn {
-	c := &StreamConn{r: r, w: w, max: opts.maxFrame(), transcript: opts.transcript()}
-	c.reader = newReader(c.loop)
+	c := &StreamConn{r: r, w: w, max: opts.maxFrame()}
+	c.reader = newReader(c.loop, opts)
 	return c
 }
 
@@ -44,12 +45,16 @@ func (c *StreamConn) loop(deliver func([]byte) bool) error {
 		if len(bytes.TrimSpace(line)) > 0 {
 			c.transcript.keep(Received, line, "") // line is a fresh slice no one changes
 			if !deliver(line) {
-				return ErrClosed
+				return shutErr(&c.shut)
 			}
 		}
 		if err != nil {
+			if here := c.shut.Load(); here != nil { // the read failed because this side closed
+				err = here
+			}
+			err = closedErr(err)
 			c.transcript.note(Received, "closed: "+describeEnd(err))
-			return closedErr(err)
+			return err
 		}
 	}
 }
@@ -61,11 +66,15 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(line)+len(chunk) > max+1 { // +1: the newline is not part of the message
-			return preview(append(line, chunk...)), fmt.Errorf("%w: a line of more than %d bytes", ErrFrameTooLarge, max)
+			line = append(line, chunk...)
+			return preview(line), &FrameTooLargeError{Limit: max, Unit: "line", Head: head(line)}
 		}
 		line = append(line, chunk...)
 		switch {
 		case err == nil:
+			if cap(line)-len(line) > len(line)/8 { // grown by appends: what is kept is counted by its capacity
+				line = append(make([]byte, 0, len(line)), line...)
+			}
 			return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
@@ -115,6 +124,7 @@ func (c *StreamConn) write(ctx context.Context, b, logged []byte, note string) e
 		}
 		abandoned = true
 		c.transcript.note(Sent, "write abandoned: "+context.Cause(ctx).Error())
+		c.shut.CompareAndSwap(nil, &closedHereError{"a write to the subject did not finish by its deadline (" + context.Cause(ctx).Error() + ")"})
 		c.closeTransport()
 	})
 	_, err := c.w.Write(b)
@@ -137,14 +147,12 @@ func (c *StreamConn) wrote(err error) error {
 	return nil
 }
 
-// Transcript implements Conn.
-func (c *StreamConn) Transcript() *Transcript { return c.transcript }
-
 // Close implements Conn. It closes the write side first, so the peer sees
 // EOF, then the read side, and waits for the reader when the read side
 // could be closed.
 func (c *StreamConn) Close() error {
 	c.closeOnce.Do(func() {
+		c.shut.CompareAndSwap(nil, &closedHereError{})
 		close(c.closing)
 		c.closeTransport()
 	})
@@ -160,11 +168,4 @@ func (c *StreamConn) closeTransport() {
 	if rc, ok := c.r.(io.Closer); ok {
 		rc.Close()
 	}
-}
-
-func describeEnd(err error) string {
-	if errors.Is(err, io.EOF) {
-		return "EOF"
-	}
-	return err.Error()
 }

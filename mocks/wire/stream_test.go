@@ -2,6 +2,8 @@ package wire_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -122,6 +124,63 @@ var _ = Describe("StreamConn", func() {
 		Expect(b.Transcript().String()).To(HavePrefix("(500 earlier entries dropped)"))
 	})
 
+	It("bounds the transcript in bytes, a quarter of the connection's budget, counted in it", within, func(ctx SpecContext) {
+		small, flood := wire.Pipe(wire.Options{MaxHeld: 1 << 20})
+		DeferCleanup(small.Close)
+		DeferCleanup(flood.Close)
+		frame := []byte(`"` + strings.Repeat("x", 64<<10) + `"`)
+		go func() {
+			defer GinkgoRecover()
+			for range 100 {
+				if flood.WriteFrame(ctx, frame) != nil {
+					return
+				}
+			}
+		}()
+		for i := range 100 {
+			_, err := small.ReadFrame(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(small.Transcript().Held()).To(BeNumerically("<=", 256<<10), "after frame %d", i+1)
+		}
+		Expect(small.Budget().Held()).To(Equal(small.Transcript().Held()), "the transcript is all the connection holds")
+		entries := small.Transcript().Entries()
+		Expect(len(entries)).To(BeNumerically("<", 100), "older entries made room")
+		Expect(string(entries[len(entries)-1].Data)).To(HaveSuffix(fmt.Sprintf("... [%d bytes in all]", len(frame))), "a big frame is kept cut")
+		Expect(small.Transcript().String()).To(MatchRegexp(`^\(\d+ earlier entries dropped\)`))
+	})
+
+	It("keeps the most recent entries in order while big ones make room for small ones", within, func(ctx SpecContext) {
+		small, other := wire.Pipe(wire.Options{MaxHeld: 256 << 10}) // the transcript: 64 KiB
+		DeferCleanup(small.Close)
+		DeferCleanup(other.Close)
+		var sent []string
+		for i := range 60 {
+			frame := fmt.Sprintf(`{"n":%d}`, i)
+			if i < 10 {
+				frame = fmt.Sprintf(`{"n":%d,"pad":"%s"}`, i, strings.Repeat("x", 15<<10))
+			}
+			sent = append(sent, frame)
+			Expect(other.WriteFrame(ctx, []byte(frame))).To(Succeed())
+			Expect(small.ReadFrame(ctx)).To(Equal([]byte(frame)))
+		}
+		var got []string
+		for _, e := range small.Transcript().Entries() {
+			got = append(got, string(e.Data))
+		}
+		Expect(len(got)).To(BeNumerically(">=", 50))
+		Expect(got).To(Equal(sent[len(sent)-len(got):]), "the last entries, oldest first")
+	})
+
+	It("keeps an entry without its data when it cannot fit even alone", within, func(ctx SpecContext) {
+		tiny, other := wire.Pipe(wire.Options{MaxHeld: 1024})
+		DeferCleanup(tiny.Close)
+		DeferCleanup(other.Close)
+		Expect(other.WriteFrame(ctx, []byte(`"`+strings.Repeat("x", 600)+`"`))).To(Succeed())
+		Expect(tiny.ReadFrame(ctx)).To(HaveLen(602))
+		Expect(tiny.Transcript().Entries()).To(ConsistOf(And(HaveField("Data", BeNil()), HaveField("Note", "[602 bytes not kept]"))))
+		Expect(tiny.Budget().Held()).To(BeNumerically("<=", 256))
+	})
+
 	It("reports a failed write as a closed connection", within, func(ctx SpecContext) {
 		Expect(b.Close()).To(Succeed())
 		err := a.WriteFrame(ctx, []byte("{}"))
@@ -161,6 +220,40 @@ var _ = Describe("Serve", func() {
 	})
 })
 
+var _ = Describe("DescribeEnd", func() {
+	It("says the subject closed a stream it closed", within, func(ctx SpecContext) {
+		a, b := wire.Pipe(wire.Options{})
+		DeferCleanup(b.Close)
+		Expect(a.Close()).To(Succeed())
+		_, err := b.ReadFrame(ctx)
+		Expect(wire.DescribeEnd(err)).To(Equal("the subject closed it (end of file)"))
+	})
+
+	It("says this side closed a stream it closed", within, func(ctx SpecContext) {
+		a, b := wire.Pipe(wire.Options{})
+		DeferCleanup(b.Close)
+		Expect(a.Close()).To(Succeed())
+		_, err := a.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrClosed))
+		Expect(err).To(MatchError(wire.ErrClosedHere))
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it"))
+	})
+
+	It("names the size limit of a line over it", within, func(ctx SpecContext) {
+		a, b := wire.Pipe(wire.Options{MaxFrame: 1 << 20})
+		DeferCleanup(a.Close)
+		DeferCleanup(b.Close)
+		go func() { _ = b.WriteRaw(ctx, []byte(`{"x":"`+strings.Repeat("x", 2<<20)+"\"}\n")) }()
+		_, err := a.ReadFrame(ctx)
+		var tooBig *wire.FrameTooLargeError
+		Expect(errors.As(err, &tooBig)).To(BeTrue(), "%v", err)
+		Expect(tooBig.Limit).To(Equal(1 << 20))
+		Expect(tooBig.Unit).To(Equal("line"))
+		Expect(string(tooBig.Head)).To(Equal(`{"x":"` + strings.Repeat("x", 114)))
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it: the subject sent a line of more than 1048576 bytes (1 MiB)"))
+	})
+})
+
 var _ = Describe("A write to a peer that does not read", func() {
 	It("is abandoned at the context's deadline, closing the connection", within, func(ctx SpecContext) {
 		_, w := io.Pipe() // nobody ever reads the other end
@@ -172,5 +265,7 @@ var _ = Describe("A write to a peer that does not read", func() {
 		Expect(err.Error()).To(ContainSubstring("the connection is closed"))
 		Expect(c.Transcript().String()).To(ContainSubstring("write abandoned"))
 		Expect(c.WriteFrame(ctx, []byte("{}"))).To(MatchError(wire.ErrClosed))
+		_, err = c.ReadFrame(ctx)
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it: a write to the subject did not finish by its deadline (context deadline exceeded)"))
 	})
 })

@@ -25,33 +25,57 @@ type Entry struct {
 	Note string        // "raw" for WriteRaw, the reason for refused frames, or the event
 }
 
-// DefaultTranscriptEntries is how many entries a transcript keeps: the most
-// recent ones, which say most about a failure.
+// DefaultTranscriptEntries is how many entries a transcript keeps at most:
+// the most recent ones, which say most about a failure.
 const DefaultTranscriptEntries = 2000
 
 // maxEntryData bounds the bytes kept of one frame.
 const maxEntryData = 16 << 10
 
+// entryOverhead is what an entry costs besides its data and note.
+const entryOverhead = 64
+
 // Transcript records the frames of one or more connections, safe for
-// concurrent use. It keeps the last DefaultTranscriptEntries entries and
-// counts the ones it dropped.
+// concurrent use. It keeps the most recent entries, at most
+// DefaultTranscriptEntries and a quarter of its connection's [Budget] in
+// bytes, and counts the ones it dropped.
 type Transcript struct {
 	mu      sync.Mutex
 	start   time.Time
-	entries []Entry
-	next    int // ring position once full
+	budget  *Budget // where the kept bytes are counted; nil until a connection adopts it
+	limit   int     // bytes the entries may hold
+	entries []Entry // a ring: the kept ones are n from head on, oldest first
+	head, n int
+	bytes   int // held by the kept entries
 	dropped int
 }
 
-// NewTranscript starts an empty transcript; times count from now.
-func NewTranscript() *Transcript { return &Transcript{start: time.Now()} }
+// NewTranscript starts an empty transcript; times count from now. The
+// first connection given it in Options.Transcript counts its bytes in that
+// connection's budget.
+func NewTranscript() *Transcript {
+	return &Transcript{start: time.Now(), limit: DefaultMaxHeld / 4}
+}
+
+// adopt counts t's bytes in b, unless t already counts them elsewhere.
+func (t *Transcript) adopt(b *Budget) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.budget != nil {
+		return
+	}
+	t.budget, t.limit = b, b.Max()/4
+	for !b.Hold(t.bytes) && t.drop() {
+	}
+}
 
 func (t *Transcript) add(dir Direction, data []byte, note string) {
 	t.keep(dir, preview(data), note)
 }
 
 // keep records data without copying it: the caller hands it over and never
-// changes it again.
+// changes it again. Older entries make room; an entry that does not fit
+// even alone is kept without its data.
 func (t *Transcript) keep(dir Direction, data []byte, note string) {
 	if len(data) > maxEntryData {
 		data = preview(data)
@@ -60,25 +84,83 @@ func (t *Transcript) keep(dir Direction, data []byte, note string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e.At = time.Since(t.start)
-	if len(t.entries) < DefaultTranscriptEntries {
-		t.entries = append(t.entries, e)
-		return
+	for !t.fits(entrySize(e)) {
+		if t.drop() {
+			continue
+		}
+		if e.Data == nil {
+			t.dropped++
+			return
+		}
+		e.Note = strings.TrimSpace(fmt.Sprintf("%s [%d bytes not kept]", e.Note, len(e.Data)))
+		e.Data = nil
 	}
-	t.entries[t.next] = e
-	t.next = (t.next + 1) % len(t.entries)
-	t.dropped++
+	if t.n == len(t.entries) { // full, and below DefaultTranscriptEntries: grow
+		if t.head > 0 { // unwrap first
+			t.entries = append(t.entries[t.head:len(t.entries):len(t.entries)], t.entries[:t.head]...)
+			t.head = 0
+		}
+		t.entries = append(t.entries, e)
+	} else {
+		i := t.head + t.n
+		if i >= len(t.entries) {
+			i -= len(t.entries)
+		}
+		t.entries[i] = e
+	}
+	t.n++
+	t.bytes += entrySize(e)
 }
+
+// fits reports whether an entry of size bytes can be kept now, and if so
+// counts it in the budget.
+func (t *Transcript) fits(size int) bool {
+	return t.n < DefaultTranscriptEntries && t.bytes+size <= t.limit &&
+		(t.budget == nil || t.budget.Hold(size))
+}
+
+// drop forgets the oldest entry; false when there is none.
+func (t *Transcript) drop() bool {
+	if t.n == 0 {
+		return false
+	}
+	size := entrySize(t.entries[t.head])
+	t.entries[t.head] = Entry{}
+	if t.head++; t.head == len(t.entries) {
+		t.head = 0
+	}
+	t.n--
+	t.bytes -= size
+	if t.budget != nil {
+		t.budget.Release(size)
+	}
+	t.dropped++
+	return true
+}
+
+func entrySize(e Entry) int { return len(e.Data) + len(e.Note) + entryOverhead }
 
 func (t *Transcript) note(dir Direction, event string) { t.add(dir, nil, event) }
 
 // Note records an event that is not a frame, such as a scripted delay.
 func (t *Transcript) Note(event string) { t.add("--", nil, event) }
 
+// Held is how many bytes the kept entries hold.
+func (t *Transcript) Held() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.bytes
+}
+
 // Entries returns the kept entries, oldest first.
 func (t *Transcript) Entries() []Entry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append(append([]Entry(nil), t.entries[t.next:]...), t.entries[:t.next]...)
+	out := make([]Entry, 0, t.n)
+	for i := range t.n {
+		out = append(out, t.entries[(t.head+i)%len(t.entries)])
+	}
+	return out
 }
 
 // String renders the transcript, a line an entry:

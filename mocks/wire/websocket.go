@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/coder/websocket"
 )
@@ -14,21 +15,26 @@ import (
 // text frame, no newline required.
 type WebSocketConn struct {
 	*reader
-	ws         *websocket.Conn
-	max        int
-	transcript *Transcript
-	closeOnce  sync.Once
-	ctx        context.Context // the loop's: cancelling a websocket read closes the connection
-	cancel     context.CancelFunc
+	ws     *websocket.Conn
+	max    int
+	ctx    context.Context // the loop's: cancelling a websocket read closes the connection
+	cancel context.CancelFunc
+
+	decideOnce  sync.Once // the close status: the first decided wins
+	status      websocket.StatusCode
+	reason      string
+	shut        atomic.Pointer[closedHereError] // why this side closed it, when it did
+	closingOnce sync.Once                       // closes reader.closing: this side ends it
+	closeOnce   sync.Once                       // the closing handshake, with the decided status
 }
 
 // NewWebSocket wraps an open WebSocket. Messages above the size limit close
 // it with status 1009 (message too big), binary messages with 1003
 // (unsupported data).
 func NewWebSocket(ws *websocket.Conn, opts Options) *WebSocketConn {
-	c := &WebSocketConn{ws: ws, max: opts.maxFrame(), transcript: opts.transcript()}
+	c := &WebSocketConn{ws: ws, max: opts.maxFrame()}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.reader = newReader(c.loop)
+	c.reader = newReader(c.loop, opts)
 	ws.SetReadLimit(int64(c.max))
 	return c
 }
@@ -39,22 +45,32 @@ func (c *WebSocketConn) loop(deliver func([]byte) bool) error {
 		typ, msg, err := c.ws.Read(c.ctx)
 		if err != nil {
 			if errors.Is(err, websocket.ErrMessageTooBig) {
-				err = fmt.Errorf("%w: a message of more than %d bytes", ErrFrameTooLarge, c.max)
+				// The library has sent its 1009 already; a later Close must not
+				// try another status.
+				c.decide(websocket.StatusMessageTooBig, "message too big", nil)
+				err := &FrameTooLargeError{Limit: c.max, Unit: "message"}
 				c.transcript.note(Received, err.Error())
 				return err
 			}
-			c.transcript.note(Received, "closed: "+err.Error())
-			return closedErr(err)
+			if here := c.shut.Load(); here != nil { // the read failed because this side closed
+				err = here
+			}
+			err = closedErr(err)
+			c.transcript.note(Received, "closed: "+describeEnd(err))
+			return err
 		}
 		if typ != websocket.MessageText {
 			c.transcript.add(Received, msg, "binary frame refused")
-			// Not in this goroutine: the closing handshake may wait on the peer.
-			go c.closeWith(websocket.StatusUnsupportedData, "ACP messages are text frames")
-			return ErrBinaryFrame
+			// The status is decided here, before the owner can see reading
+			// end and Close; the handshake runs elsewhere, since it may wait
+			// on the peer.
+			c.decide(websocket.StatusUnsupportedData, "ACP messages are text frames", nil)
+			go c.closeDecided()
+			return &BinaryFrameError{Size: len(msg), Head: head(msg)}
 		}
 		c.transcript.keep(Received, msg, "") // msg is a fresh slice no one changes
 		if !deliver(msg) {
-			return ErrClosed
+			return shutErr(&c.shut)
 		}
 	}
 }
@@ -83,22 +99,43 @@ func (c *WebSocketConn) write(ctx context.Context, typ websocket.MessageType, b 
 	return nil
 }
 
-// Transcript implements Conn.
-func (c *WebSocketConn) Transcript() *Transcript { return c.transcript }
-
 // Close implements Conn with a normal closure, unless the connection is
 // already closing for a reason of its own, such as a refused frame.
 func (c *WebSocketConn) Close() error {
-	c.closeWith(websocket.StatusNormalClosure, "")
+	c.decide(websocket.StatusNormalClosure, "", &closedHereError{})
+	c.closingOnce.Do(func() { close(c.closing) })
+	c.closeDecided()
 	c.stop(true)
 	return nil
 }
 
-// closeWith closes the connection once, with the first status given.
-func (c *WebSocketConn) closeWith(status websocket.StatusCode, reason string) {
+// Refuse closes the connection with status 1008 (policy violation) and
+// reason (at most 123 bytes), as a peer that will take no more does; a
+// later Close keeps that status. It does not wait for the closing
+// handshake.
+func (c *WebSocketConn) Refuse(reason string) {
+	c.decide(websocket.StatusPolicyViolation, reason, &closedHereError{reason})
+	c.closingOnce.Do(func() { close(c.closing) })
+	go c.closeDecided()
+}
+
+// decide fixes the status the connection closes with, and why when this
+// side closes it: the first decided wins, whoever runs the handshake. A
+// refused frame decides without closing reader.closing: the peer ended the
+// connection, not this side.
+func (c *WebSocketConn) decide(status websocket.StatusCode, reason string, here *closedHereError) {
+	c.decideOnce.Do(func() {
+		c.status, c.reason = status, reason
+		if here != nil {
+			c.shut.Store(here)
+		}
+	})
+}
+
+// closeDecided runs the closing handshake once, with the decided status.
+func (c *WebSocketConn) closeDecided() {
 	c.closeOnce.Do(func() {
-		close(c.closing)
-		c.ws.Close(status, reason)
+		c.ws.Close(c.status, c.reason)
 		c.cancel()
 	})
 }

@@ -2,9 +2,11 @@ package wire_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/coder/websocket"
@@ -64,7 +66,14 @@ var _ = Describe("WebSocketConn", func() {
 		Expect(err).To(MatchError(wire.ErrBinaryFrame))
 		_, err = client.ReadFrame(ctx)
 		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusUnsupportedData))
+		Expect(wire.DescribeEnd(err)).To(Equal(`the subject closed the WebSocket with status 1003 (unsupported data) and reason "ACP messages are text frames"`))
 		Expect(server.Transcript().String()).To(ContainSubstring("binary frame refused"))
+		_, err = server.ReadFrame(ctx)
+		var binary *wire.BinaryFrameError
+		Expect(errors.As(err, &binary)).To(BeTrue(), "%v", err)
+		Expect(binary.Size).To(Equal(7))
+		Expect(string(binary.Head)).To(Equal(`{"a":1}`))
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it with status 1003: the subject sent a binary frame"))
 	})
 
 	It("refuses a frame over the size limit and closes with 1009", within, func(ctx SpecContext) {
@@ -75,7 +84,54 @@ var _ = Describe("WebSocketConn", func() {
 		Expect(err).To(MatchError(wire.ErrFrameTooLarge))
 		_, err = client.ReadFrame(ctx)
 		Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusMessageTooBig))
+		_, err = server.ReadFrame(ctx)
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it with status 1009: the subject sent a message of more than 1024 bytes (1 KiB)"))
 	})
+
+	It("says the subject closed a WebSocket it closed, with its status", within, func(ctx SpecContext) {
+		client, server := connected(ctx, wire.Options{})
+		read := make(chan error, 1)
+		go func() { // a reading server answers the closing handshake at once
+			_, err := server.ReadFrame(ctx)
+			read <- err
+		}()
+		Expect(client.Close()).To(Succeed())
+		var err error
+		Eventually(ctx, read).Should(Receive(&err))
+		Expect(wire.DescribeEnd(err)).To(Equal("the subject closed the WebSocket with status 1000 (normal closure)"))
+		_, err = client.ReadFrame(ctx)
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it"))
+	})
+
+	// Regression: on a binary frame the read loop returned ErrBinaryFrame
+	// and only then, in another goroutine, closed with 1003; an owner that
+	// closes the moment reading ends (as wire.Listen's handler does) often
+	// closed first, with 1000. The refusal's status must be decided before
+	// the read loop lets go.
+	DescribeTable("keeps its refusal's close status when the owner closes the instant reading ends",
+		func(ctx SpecContext, opts wire.Options, send func(context.Context, *wire.WebSocketConn) error, want websocket.StatusCode) {
+			srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, opts, func(ctx context.Context, c wire.Conn) {
+				_ = c.Serve(func([]byte) {})
+				c.Close()
+			})
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(srv.Close)
+			for i := range 200 {
+				client, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(send(ctx, client)).To(Succeed())
+				_, err = client.ReadFrame(ctx)
+				Expect(websocket.CloseStatus(err)).To(Equal(want), "iteration %d: %v", i+1, err)
+				client.Close()
+			}
+		},
+		Entry("a binary frame: 1003", SpecTimeout(60*time.Second), wire.Options{}, func(ctx context.Context, c *wire.WebSocketConn) error {
+			return c.WriteBinary(ctx, []byte(`{}`))
+		}, websocket.StatusUnsupportedData),
+		Entry("a frame over the limit: 1009", SpecTimeout(60*time.Second), wire.Options{MaxFrame: 64}, func(ctx context.Context, c *wire.WebSocketConn) error {
+			return c.WriteFrame(ctx, []byte(`"`+strings.Repeat("x", 128)+`"`))
+		}, websocket.StatusMessageTooBig),
+	)
 
 	It("fails to dial a port that refuses connections, saying where", within, func(ctx SpecContext) {
 		srv, _ := serve(wire.Options{})

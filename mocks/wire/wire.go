@@ -7,7 +7,6 @@ package wire
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 )
@@ -24,10 +23,12 @@ var (
 	// ErrClosed: the connection ended; no more frames will come.
 	ErrClosed = errors.New("wire: connection closed")
 	// ErrFrameTooLarge: the peer sent a message above the size limit; the
-	// connection is closed, since what follows cannot be trusted.
+	// connection is closed, since what follows cannot be trusted. The
+	// error is a *FrameTooLargeError.
 	ErrFrameTooLarge = errors.New("wire: frame exceeds the size limit")
 	// ErrBinaryFrame: the peer sent a binary WebSocket frame; ACP messages
-	// are text, so the connection is closed.
+	// are text, so the connection is closed. The error is a
+	// *BinaryFrameError.
 	ErrBinaryFrame = errors.New("wire: binary frame refused")
 )
 
@@ -58,6 +59,9 @@ type Conn interface {
 	Done() <-chan struct{}
 	// Transcript is the record of every frame in both directions.
 	Transcript() *Transcript
+	// Budget counts what is kept of the connection for later: its
+	// transcript and whatever its owner records (see Options.MaxHeld).
+	Budget() *Budget
 	// Close ends the connection and waits for its reader to stop.
 	Close() error
 }
@@ -81,11 +85,15 @@ func (o Options) maxFrame() int {
 	return DefaultMaxFrame
 }
 
-func (o Options) transcript() *Transcript {
-	if o.Transcript != nil {
-		return o.Transcript
+// held returns the connection's budget and its transcript, counted in it.
+func (o Options) held() (*Budget, *Transcript) {
+	b := NewBudget(o.MaxHeld)
+	t := o.Transcript
+	if t == nil {
+		t = NewTranscript()
 	}
-	return NewTranscript()
+	t.adopt(b)
+	return b, t
 }
 
 // reader runs a connection's read loop in one of two modes, whichever is
@@ -106,15 +114,26 @@ type reader struct {
 	byPeer   bool          // the loop stopped before Close was called
 	loopDone chan struct{} // closed when a started loop has returned
 	began    chan struct{} // closed when a mode was chosen
+
+	budget     *Budget
+	transcript *Transcript
 }
 
-func newReader(loop func(deliver func([]byte) bool) error) *reader {
-	return &reader{
+func newReader(loop func(deliver func([]byte) bool) error, opts Options) *reader {
+	r := &reader{
 		loop: loop, closing: make(chan struct{}),
 		frames: make(chan []byte, 16), done: make(chan struct{}),
 		loopDone: make(chan struct{}), began: make(chan struct{}),
 	}
+	r.budget, r.transcript = opts.held()
+	return r
 }
+
+// Transcript implements Conn.
+func (r *reader) Transcript() *Transcript { return r.transcript }
+
+// Budget implements Conn.
+func (r *reader) Budget() *Budget { return r.budget }
 
 func (r *reader) finish(err error) {
 	r.err = err
@@ -232,17 +251,6 @@ func (r *reader) stop(wait bool) {
 		}
 	default:
 	}
-}
-
-// closedErr wraps the cause of an ended connection so that it matches ErrClosed.
-func closedErr(cause error) error {
-	if cause == nil || errors.Is(cause, ErrClosed) {
-		return ErrClosed
-	}
-	if errors.Is(cause, ErrFrameTooLarge) || errors.Is(cause, ErrBinaryFrame) {
-		return cause
-	}
-	return fmt.Errorf("%w: %w", ErrClosed, cause)
 }
 
 // Pipe returns the two ends of an in-memory stream connection (io.Pipe).

@@ -1,0 +1,311 @@
+package peer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+)
+
+// Message is one JSON-RPC message as it came over the wire.
+type Message struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+
+	Raw []byte    `json:"-"` // the frame as received
+	At  time.Time `json:"-"` // when it was read
+}
+
+// IsRequest reports whether m is a request: a method and a non-null id.
+func (m Message) IsRequest() bool { return m.Method != "" && len(m.ID) > 0 && !isNull(m.ID) }
+
+// IsNotification reports whether m is a notification.
+func (m Message) IsNotification() bool { return m.Method != "" && !m.IsRequest() }
+
+// IsResponse reports whether m answers a request.
+func (m Message) IsResponse() bool { return m.Method == "" && len(m.ID) > 0 }
+
+// Error is a JSON-RPC error object.
+type Error struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message)
+	if len(e.Data) > 0 {
+		s += " " + string(e.Data)
+	}
+	return s
+}
+
+// maxDepth is the deepest nesting decode reads: far more than any ACP
+// message needs, a tenth of what encoding/json reads. The validator
+// recurses once a level: a line of a million brackets cost it 128 MB of
+// stack and most of a second.
+const maxDepth = 1000
+
+// A frameError says what is wrong with a frame decode refused.
+type frameError struct {
+	kind   frameErrorKind
+	detail string // the parser's reason, the batch's size, the member at fault
+}
+
+type frameErrorKind int
+
+const (
+	notJSON     frameErrorKind = iota // detail: why
+	tooDeep                           // nested more than maxDepth levels
+	batch                             // detail: how many messages
+	notJSONRPC                        // an object, or not, that cannot be a message; detail: why
+	notAMessage                       // an object with none of method, id
+)
+
+func (e *frameError) Error() string {
+	switch e.kind {
+	case notJSON:
+		return "not JSON (" + e.detail + ")"
+	case tooDeep:
+		return "nested too deep"
+	case batch:
+		return "a JSON-RPC batch of " + e.detail
+	case notJSONRPC:
+		return "not JSON-RPC (" + e.detail + ")"
+	}
+	return "neither a request, a notification nor a response"
+}
+
+// decode reads the envelope of a frame. It is the mock peers' hot path, so
+// it validates once and picks the members out without decoding the rest.
+// The members it returns are slices of frame.
+func decode(frame []byte) (Message, error) { return decodeNested(frame, maxDepth) }
+
+// decodeNested is decode of frames nested at most depth levels deep.
+func decodeNested(frame []byte, depth int) (Message, error) {
+	if nested(frame, depth) > depth {
+		return Message{}, &frameError{kind: tooDeep}
+	}
+	if !gjson.ValidBytes(frame) {
+		var raw json.RawMessage // scans without building values
+		err := json.Unmarshal(frame, &raw)
+		reason := "it does not parse"
+		if err != nil {
+			reason = err.Error()
+		}
+		return Message{}, &frameError{kind: notJSON, detail: reason}
+	}
+	if !utf8.Valid(frame) { // JSON is UTF-8 (RFC 8259 §8.1); gjson does not check
+		return Message{}, &frameError{kind: notJSON, detail: fmt.Sprintf("invalid UTF-8 at byte %d", invalidUTF8At(frame))}
+	}
+	// The frame is never changed again (the transcript keeps it too), so it
+	// can be read as a string and its members sliced out without copies.
+	doc := gjson.Parse(unsafe.String(&frame[0], len(frame)))
+	switch {
+	case doc.IsArray():
+		n := 0
+		doc.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+		messages := "messages"
+		if n == 1 {
+			messages = "message"
+		}
+		return Message{}, &frameError{kind: batch, detail: fmt.Sprintf("%d %s", n, messages)}
+	case !doc.IsObject():
+		return Message{}, &frameError{kind: notJSONRPC, detail: kindOf(doc) + ", where an object is due"}
+	}
+	m := Message{Raw: frame, At: time.Now()}
+	var (
+		err  error
+		seen uint8 // the members met, one bit each
+	)
+	doc.ForEach(func(key, v gjson.Result) bool {
+		bit := memberBit(key.Str)
+		if seen&bit != 0 { // which one counts is anyone's guess
+			err = &frameError{kind: notJSONRPC, detail: fmt.Sprintf("%q appears twice", key.Str)}
+			return false
+		}
+		seen |= bit
+		raw := json.RawMessage(frame[v.Index : v.Index+len(v.Raw) : v.Index+len(v.Raw)])
+		switch key.Str {
+		case "id":
+			m.ID = raw
+		case "method":
+			switch {
+			case v.Type != gjson.String:
+				err = &frameError{kind: notJSONRPC, detail: `"method" is ` + kindOf(v) + ", not a string"}
+			case v.Str == "":
+				err = &frameError{kind: notJSONRPC, detail: `"method" is an empty string`}
+			}
+			m.Method = v.Str
+		case "params":
+			m.Params = raw
+		case "result":
+			m.Result = raw
+		case "error":
+			if v.Type == gjson.Null {
+				break // "error": null is no error
+			}
+			m.Error = &Error{}
+			if e := json.Unmarshal(raw, m.Error); e != nil {
+				err = &frameError{kind: notJSONRPC, detail: `"error" is not an error object: ` + unmarshalReason(e, v)}
+			}
+		}
+		return err == nil
+	})
+	if err != nil {
+		return Message{}, err
+	}
+	if m.Method == "" && len(m.ID) == 0 && m.Result == nil && m.Error == nil {
+		return Message{}, &frameError{kind: notAMessage}
+	}
+	return m, nil
+}
+
+// memberBit gives each member of a message, which may appear once, a bit.
+func memberBit(key string) uint8 {
+	switch key {
+	case "jsonrpc":
+		return 1
+	case "id":
+		return 2
+	case "method":
+		return 4
+	case "params":
+		return 8
+	case "result":
+		return 16
+	case "error":
+		return 32
+	}
+	return 0
+}
+
+// nested returns how deep frame nests, or a bound of it when that is
+// already within limit: counting brackets is much cheaper than parsing.
+func nested(frame []byte, limit int) int {
+	if len(frame) <= limit { // each level takes a byte
+		return len(frame)
+	}
+	if n := bytes.Count(frame, []byte{'['}) + bytes.Count(frame, []byte{'{'}); n <= limit {
+		return n
+	}
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range frame {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+// kindOf names a JSON value's kind: "a string", "a number", "an array", ...
+func kindOf(v gjson.Result) string {
+	switch {
+	case v.Type == gjson.String:
+		return "a string"
+	case v.Type == gjson.Number:
+		return "a number"
+	case v.Type == gjson.True:
+		return "true"
+	case v.Type == gjson.False:
+		return "false"
+	case v.Type == gjson.Null:
+		return "null"
+	case v.IsArray():
+		return "an array"
+	}
+	return "an object"
+}
+
+// unmarshalReason says in words why v did not unmarshal into an Error.
+func unmarshalReason(err error, v gjson.Result) string {
+	var typeErr *json.UnmarshalTypeError
+	if !v.IsObject() {
+		return "it is " + kindOf(v)
+	}
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		want := "a string"
+		if typeErr.Field == "code" {
+			want = "an integer"
+		}
+		return fmt.Sprintf("%q is %s, not %s", typeErr.Field, kindOf(v.Get(typeErr.Field)), want)
+	}
+	return err.Error()
+}
+
+// idKey canonicalises an id: numbers by value, so that 1, 1.0 and 1e0
+// match, strings by their text; the number 1 and the string "1" differ, as
+// JSON-RPC wants.
+func idKey(id json.RawMessage) string {
+	raw := bytes.TrimSpace(id)
+	if len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) && len(raw) < 64 && !bytes.ContainsAny(raw, "eE") {
+		if r, ok := new(big.Rat).SetString(string(raw)); ok {
+			return "n:" + r.RatString()
+		}
+	}
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return "s:" + s
+		}
+	}
+	return "?:" + string(raw)
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// quoteBytes is how much of a frame a violation quotes.
+const quoteBytes = 120
+
+// Quote quotes the first bytes of a frame for a violation, as Go would
+// (%q), and gives the size of a frame it cut: "hello" or
+// "{\"jsonrpc\":..."... (5000 bytes in all).
+func Quote(b []byte) string {
+	if len(b) <= quoteBytes {
+		return fmt.Sprintf("%q", b)
+	}
+	return fmt.Sprintf("%q... (%d bytes in all)", b[:quoteBytes], len(b))
+}
+
+// idText writes an id for a violation, cut if it is long.
+func idText(id json.RawMessage) string {
+	if len(id) <= 40 {
+		return string(id)
+	}
+	return Quote(id[:40]) + "..."
+}
