@@ -10,6 +10,7 @@ import (
 	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/wire"
 )
 
@@ -68,26 +69,28 @@ func Preflight(ctx context.Context, s Subject, timeout time.Duration) error {
 		}
 		return &StartError{What: fmt.Sprintf("it did not start: %v", err), Err: err}
 	}
-	var what string
+	// Strict peers: a subject that breaks the protocol fails at once,
+	// not when the start-up timeout runs out.
+	var what, failure string
 	var problems []string
 	switch {
 	case s.Role() == ClientRole:
 		what = "sent initialize"
-		a := agent.New(agent.Config{Timeout: timeout})
+		a := agent.New(agent.Config{Timeout: timeout, Strict: true})
 		a.Connect(link.Conn)
 		if err = a.WaitInitialize(ctx); err == nil {
 			_ = a.WaitTurns(ctx, 1) // let a well-behaved client finish before it is stopped
 		}
-		problems = a.Violations()
+		problems, failure = a.Violations(), a.Failure()
 		a.Close()
 	case link.Upstream != nil:
-		what, err, problems = "relayed initialize", preflightRelay(ctx, link, timeout), nil
+		what, err = "relayed initialize", preflightRelay(ctx, link, timeout)
 	default:
 		what = "answered initialize"
-		mc := client.New(client.Config{})
+		mc := client.New(client.Config{Strict: true})
 		mc.Connect(link.Conn)
 		err = mc.Initialize(ctx)
-		problems = mc.Violations()
+		problems, failure = mc.Violations(), mc.Failure()
 		mc.Close()
 	}
 	link.Close()
@@ -99,7 +102,7 @@ func Preflight(ctx context.Context, s Subject, timeout time.Duration) error {
 		se.Stderr = link.Stderr()
 		return se
 	}
-	return &StartError{What: failedStart(ctx, what, err, link, problems), Stderr: link.Stderr(), Err: err}
+	return &StartError{What: failedStart(ctx, what, err, link, problems, failure), Stderr: link.Stderr(), Err: err}
 }
 
 // preflightRelay has initialize cross a relay: a mock client on its client
@@ -158,10 +161,17 @@ func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) erro
 }
 
 // failedStart says in a sentence what a subject did instead of what it
-// should have: it died, it broke the protocol, it said nothing in time.
-func failedStart(ctx context.Context, what string, err error, link *Link, problems []string) string {
+// should have: it broke the protocol, it died, it said nothing in time.
+// failure is the peer's account of the first protocol break.
+func failedStart(ctx context.Context, what string, err error, link *Link, problems []string, failure string) string {
 	var b strings.Builder
 	switch died := link.Died(); {
+	case errors.Is(err, peer.ErrBroken):
+		fmt.Fprintf(&b, "it broke the protocol before it %s: %s", what, failure)
+		problems = nil // the failure is the first of them
+		if died != "" {
+			fmt.Fprintf(&b, "; it %s", died)
+		}
 	case died != "":
 		fmt.Fprintf(&b, "it %s before it %s", died, what)
 	case errors.Is(err, context.DeadlineExceeded):
@@ -175,7 +185,7 @@ func failedStart(ctx context.Context, what string, err error, link *Link, proble
 		if len(problems) > 3 {
 			problems = append(problems[:3:3], fmt.Sprintf("and %d more", len(problems)-3))
 		}
-		b.WriteString("; meanwhile ")
+		b.WriteString("; what it did wrong meanwhile: ")
 		b.WriteString(strings.Join(problems, "; "))
 	}
 	return elide.Head(b.String(), 4000)

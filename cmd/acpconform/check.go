@@ -356,6 +356,9 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 		fmt.Fprintf(&b, "baseline %s: %d known failures\n", c.baseline.File(), t.Known)
 	}
 	for _, p := range run.Problems {
+		if c.baseline == nil && strings.HasPrefix(p, "new failure:") {
+			continue // listed above
+		}
 		fmt.Fprintf(&b, "  %s\n", elide.Head(p, 1000))
 	}
 	fmt.Fprintf(&b, "acpconform: %s: %s\n", run.Headline(), run.Reason)

@@ -88,6 +88,10 @@ func (a *Agent) Transcript() *wire.Transcript { return a.peer.Transcript() }
 // Received returns every message the client sent, in order.
 func (a *Agent) Received() []peer.Message { return a.peer.Received() }
 
+// Failure describes the first protocol violation of the client and how
+// the connection ended; see peer.Peer.Failure.
+func (a *Agent) Failure() string { return a.peer.Failure() }
+
 // Violations returns what the client did wrong.
 func (a *Agent) Violations() []string { return a.peer.Violations() }
 
