@@ -39,9 +39,9 @@
 //	                       one executes $HOSTILE_EXEC (split on spaces) with ARGS
 //
 // With $HOSTILE_PIDFILE set, every hostile process, children included,
-// appends "PID PGID" to that file before it does anything else, so that a
-// test can tell whether any of them outlived the harness. A process that
-// starts a child waits until the child has recorded itself. With
+// appends "PID PGID MODE" to that file before it does anything else, so
+// that a test can tell whether any of them outlived the harness. A process
+// that starts a child waits until the child has recorded itself. With
 // $HOSTILE_EVENTS set (a FIFO, say), every request a hostile agent reads is
 // announced there as "METHOD PID", so that a test can act at that point.
 package main
@@ -79,7 +79,7 @@ func main() {
 		mode, args = args[0], args[1:]
 	}
 	if mode != childSetsid { // that child records itself in its new session
-		record()
+		record(mode)
 	}
 	run, ok := modes[mode]
 	if !ok {
@@ -131,7 +131,7 @@ var modes = map[string]func(args []string) error{
 		if _, err := syscall.Setsid(); err != nil {
 			return fmt.Errorf("setsid: %w", err)
 		}
-		record()
+		record(childSetsid)
 		ready()
 		time.Sleep(forever) // stdout, a copy of the parent's, stays open meanwhile
 		return nil
@@ -143,9 +143,9 @@ var modes = map[string]func(args []string) error{
 	"client-fail-start": clientFailStart,
 }
 
-// record appends "PID PGID" to $HOSTILE_PIDFILE, in one write so that the
-// lines of processes recording at once do not mix.
-func record() {
+// record appends "PID PGID MODE" to $HOSTILE_PIDFILE, in one write so that
+// the lines of processes recording at once do not mix.
+func record(mode string) {
 	path := os.Getenv("HOSTILE_PIDFILE")
 	if path == "" {
 		return
@@ -156,7 +156,7 @@ func record() {
 		os.Exit(2)
 	}
 	defer f.Close()
-	if _, err := fmt.Fprintf(f, "%d %d\n", os.Getpid(), syscall.Getpgrp()); err != nil {
+	if _, err := fmt.Fprintf(f, "%d %d %s\n", os.Getpid(), syscall.Getpgrp(), mode); err != nil {
 		fmt.Fprintf(os.Stderr, "hostile: $HOSTILE_PIDFILE: %v\n", err)
 		os.Exit(2)
 	}
