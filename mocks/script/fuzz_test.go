@@ -29,9 +29,9 @@ func FuzzLoad(f *testing.F) {
 		s, err := script.Load(path)
 		if err != nil {
 			lines := bytes.Count(data, []byte("\n")) + 1
-			for _, msg := range strings.Split(err.Error(), "\n") {
-				if problem := errorLine(path, msg, lines); problem != "" {
-					t.Fatalf("Load of\n%q\nsays\n%v\n%s", data, err, problem)
+			for _, e := range each(err) {
+				if problem := located(path, e.Error(), lines); problem != "" {
+					t.Fatalf("Load of\n%q\nsays\n%v\n%s: %q", data, err, problem, e)
 				}
 			}
 			return
@@ -42,16 +42,24 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
-// errorLine says what is wrong with one line of an error about the file at
-// path, which has lines lines; "" when nothing is.
-func errorLine(path, msg string, lines int) string {
+// each is the errors joined in err, or err alone.
+func each(err error) []error {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		return joined.Unwrap()
+	}
+	return []error{err}
+}
+
+// located says what is wrong with one error about the file at path, which
+// has lines lines; "" when nothing is.
+func located(path, msg string, lines int) string {
 	rest, ok := strings.CutPrefix(msg, path+":")
 	if !ok {
-		return "a line of the error does not start with the file's name"
+		return "an error does not start with the file's name"
 	}
 	if reason, ok := strings.CutPrefix(rest, " "); ok {
 		if !wholeScript.MatchString(reason) {
-			return "a line of the error names no line of the file"
+			return "an error names no line of the file"
 		}
 		return ""
 	}
@@ -59,11 +67,11 @@ func errorLine(path, msg string, lines int) string {
 	line, err := strconv.Atoi(n)
 	switch {
 	case !ok || err != nil:
-		return "a line of the error names no line of the file"
+		return "an error names no line of the file"
 	case line < 1 || line > lines:
 		return "the error names line " + n + ", which the file does not have"
 	case strings.TrimSpace(reason) == "":
-		return "a line of the error gives no reason"
+		return "an error gives no reason"
 	}
 	return ""
 }
