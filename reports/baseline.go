@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -32,6 +34,9 @@ type Known struct {
 	line   int
 }
 
+// yamlLine is the decoder's "line N: " in front of a reason.
+var yamlLine = regexp.MustCompile(`^line (\d+): `)
+
 // LoadBaseline reads a baseline file, reporting every problem with file,
 // line and reason.
 func LoadBaseline(path string) (*Baseline, error) {
@@ -42,8 +47,13 @@ func LoadBaseline(path string) (*Baseline, error) {
 	var b Baseline
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&b); err != nil && err.Error() != "EOF" {
-		return nil, fmt.Errorf("%s: not a baseline: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	if err := dec.Decode(&b); err != nil && !errors.Is(err, io.EOF) {
+		// One line, file:line first, whatever the decoder quoted.
+		msg := strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), "yaml: ")), " ")
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			return nil, fmt.Errorf("%s:%s: not a baseline: %s", path, m[1], msg[len(m[0]):])
+		}
+		return nil, fmt.Errorf("%s: not a baseline: %s", path, msg)
 	}
 	b.file = path
 	var doc yaml.Node

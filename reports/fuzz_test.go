@@ -10,7 +10,7 @@ import (
 )
 
 // FuzzLoadBaseline feeds arbitrary files to the baseline loader: it never
-// panics, every error names the file, and a baseline that loads lists only
+// panics, every error is one line naming the file, and a baseline that loads lists only
 // entries with a check and a reason.
 func FuzzLoadBaseline(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -23,6 +23,9 @@ func FuzzLoadBaseline(f *testing.F) {
 			for _, e := range each(err) {
 				if !strings.HasPrefix(e.Error(), path+":") {
 					t.Fatalf("LoadBaseline of\n%q\nsays\n%v\nof which %q does not name the file", data, err, e)
+				}
+				if strings.Contains(e.Error(), "\n") {
+					t.Fatalf("LoadBaseline of\n%q\nsays %q, over more than one line", data, e)
 				}
 			}
 			return

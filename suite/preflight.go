@@ -84,7 +84,8 @@ func Preflight(ctx context.Context, s Subject, timeout time.Duration) error {
 		problems, failure = a.Violations(), a.Failure()
 		a.Close()
 	case link.Upstream != nil:
-		what, err = "relayed initialize", preflightRelay(ctx, link, timeout)
+		what = "relayed initialize"
+		problems, failure, err = preflightRelay(ctx, link, timeout)
 	default:
 		what = "answered initialize"
 		mc := client.New(client.Config{Strict: true})
@@ -106,8 +107,9 @@ func Preflight(ctx context.Context, s Subject, timeout time.Duration) error {
 }
 
 // preflightRelay has initialize cross a relay: a mock client on its client
-// side, a mock agent where it connects.
-func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) error {
+// side, a mock agent where it connects. It returns what the client saw
+// wrong, as Preflight's other probes do.
+func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) (problems []string, failure string, err error) {
 	a := agent.New(agent.Config{Timeout: timeout})
 	upstream := make(chan error, 1)
 	go func() {
@@ -117,11 +119,10 @@ func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) erro
 		}
 		upstream <- err
 	}()
-	mc := client.New(client.Config{})
+	mc := client.New(client.Config{Strict: true})
 	mc.Connect(link.Conn)
 	initialized := make(chan error, 1)
 	go func() { initialized <- mc.Initialize(ctx) }()
-	var err error
 	connected, heard := false, false // heard: the upstream wait has ended
 	hear := func(uerr error) {
 		heard, connected = true, uerr == nil
@@ -133,12 +134,9 @@ func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) erro
 	case err = <-initialized:
 	case uerr := <-upstream:
 		hear(uerr)
-		if connected {
+		if err == nil { // connected, or the deadline ended its wait: initialize ends too
 			err = <-initialized
 		}
-	}
-	if err == nil && len(mc.Violations()) > 0 {
-		err = fmt.Errorf("it sent its client what is not ACP: %s", strings.Join(mc.Violations(), "; "))
 	}
 	if !heard {
 		select {
@@ -147,6 +145,7 @@ func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) erro
 		default:
 		}
 	}
+	problems, failure = mc.Violations(), mc.Failure()
 	mc.Close()
 	link.Close() // ends a relay still waiting to connect
 	if !heard {
@@ -157,7 +156,7 @@ func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) erro
 	} else if errors.Is(err, context.DeadlineExceeded) {
 		err = &StartError{What: fmt.Sprintf("it did not connect to the agent served at %s %v", link.UpstreamURL, context.Cause(ctx)), Err: err}
 	}
-	return err
+	return problems, failure, err
 }
 
 // failedStart says in a sentence what a subject did instead of what it

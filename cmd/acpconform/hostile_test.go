@@ -223,6 +223,7 @@ type reportFile struct {
 		Name        string `json:"name"`
 		State       string `json:"state"`
 		Failure     string `json:"failure"`
+		Process     string `json:"process"`
 		Diagnostics string `json:"diagnostics"`
 		Transcript  string `json:"transcript"`
 	} `json:"checks"`
@@ -636,8 +637,9 @@ func (st *started) wait(ctx context.Context, t *testing.T) ended {
 	return e
 }
 
-// TestHostileRelayCouldNotRun: row 1, relays that exit, sleep, dial too late or
-// take their flags wrongly: exit 3 with what the relay did, no panic.
+// TestHostileRelayCouldNotRun: row 1, relays that exit, sleep or dial too
+// late: exit 3 with what the relay did, no panic; and the mirror with its
+// flag before the URL, which crashed the harness, is checked like any relay.
 func TestHostileRelayCouldNotRun(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -649,7 +651,6 @@ func TestHostileRelayCouldNotRun(t *testing.T) {
 		{"exits", nil, func(s *subjectRun) []string { return []string{s.hostile, "relay-exit", "{url}"} }, "5s", "exited with status 1"},
 		{"never dials", nil, func(s *subjectRun) []string { return []string{s.hostile, "relay-sleep", "{url}"} }, "5s", "did not connect"},
 		{"dials late", []string{"HOSTILE_DELAY=5s"}, func(s *subjectRun) []string { return []string{s.hostile, "relay-dial-late", "{url}"} }, "2s", "did not connect"},
-		{"mirror flag before URL", nil, func(s *subjectRun) []string { return []string{s.acp, "mirror", "--unstable-protocol", "{url}"} }, "5s", "exited with status 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -661,9 +662,18 @@ func TestHostileRelayCouldNotRun(t *testing.T) {
 			expectExit(t, e, 3)
 			expectIn(t, "stderr", e.stderr, "acpconform relay: could not run:", tc.says)
 			s.expectVerdict(verdictCouldNotRun)
-			s.expectNoneLeft(tc.name != "mirror flag before URL")
+			s.expectNoneLeft(true)
 		})
 	}
+	t.Run("mirror flag before URL", func(t *testing.T) {
+		t.Parallel()
+		s := newRun(t)
+		e := s.run("relay", "--startup-timeout", "5s", "--response-timeout", "2s", "--", s.acp, "mirror", "--unstable-protocol", "{url}")
+		expectNoPanic(t, e)
+		expectExit(t, e, 0)
+		s.expectVerdict(verdictConformant)
+		s.expectNoneLeft(false)
+	})
 }
 
 // TestHostileRaceFreeRelayRun: row 2, a -race build checks the mirror, a
@@ -696,7 +706,7 @@ func TestHostileAgentExitsAfterInitialize(t *testing.T) {
 			for _, c := range w.report.Checks {
 				if c.State == "failed" {
 					failed++
-					if !strings.Contains(c.Failure+c.Diagnostics, "exited with status 0") {
+					if !strings.Contains(c.Failure+c.Process+c.Diagnostics, "exited with status 0") {
 						t.Errorf("%q does not say the agent exited with status 0:\n%s\n%s", c.Name, clip(c.Failure, 2000), clip(c.Diagnostics, 2000))
 					}
 				}
@@ -809,7 +819,7 @@ func TestHostileFlood(t *testing.T) {
 	w := s.expectVerdict(verdictNotConformant)
 	named := false
 	for _, c := range w.report.Checks {
-		text := strings.ToLower(c.Failure + c.Diagnostics)
+		text := strings.ToLower(c.Failure + c.Process + c.Diagnostics)
 		named = named || (c.State == "failed" && strings.Contains(text, "flood") && strings.Contains(text, "--max-held"))
 	}
 	if w.jsonOK && !named {
@@ -1128,7 +1138,7 @@ func TestHostileClientFailsOneStart(t *testing.T) {
 	}
 	why := false
 	for _, c := range w.report.Checks {
-		why = why || (c.State == "failed" && strings.Contains(c.Failure+c.Diagnostics, "exited with status 1"))
+		why = why || (c.State == "failed" && strings.Contains(c.Failure+c.Process+c.Diagnostics, "exited with status 1"))
 	}
 	if w.jsonOK && !why {
 		t.Errorf("no failed check says the client exited with status 1:\n%s", clip(w.jsonText, 4000))

@@ -14,7 +14,8 @@ func silenceStdout() (restore func()) {
 	if err != nil {
 		return func() {}
 	}
-	saved, err := unix.Dup(1)
+	// Close-on-exec: a subject started meanwhile must not inherit our stdout.
+	saved, err := unix.FcntlInt(1, unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		null.Close()
 		return func() {}

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -30,7 +33,7 @@ func Parse(file string, data []byte) (*Script, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&s); err != nil {
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err == nil && len(doc.Content) > 0 {
@@ -47,7 +50,12 @@ func Parse(file string, data []byte) (*Script, error) {
 var lineRef = regexp.MustCompile(`^line (\d+): `)
 
 // yamlError rewrites the decoder's errors as "file:line: reason", one a line.
-func yamlError(file string, err error) error {
+// An error the decoder gives without a line is placed where its cause is
+// found in data, or at the end of the file, where the decoder stopped.
+func yamlError(file string, data []byte, err error) error {
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s:1: the file holds no script", file)
+	}
 	var te *yaml.TypeError
 	msgs := []string{strings.TrimPrefix(err.Error(), "yaml: ")}
 	if errors.As(err, &te) {
@@ -55,14 +63,40 @@ func yamlError(file string, err error) error {
 	}
 	var errs []error
 	for _, m := range msgs {
-		m = strings.TrimSpace(m)
+		m = strings.Join(strings.Fields(m), " ") // one line, whatever the decoder quoted
+		line := ""
 		if loc := lineRef.FindStringSubmatch(m); loc != nil {
-			errs = append(errs, fmt.Errorf("%s:%s: %s", file, loc[1], clean(m[len(loc[0]):])))
+			line, m = loc[1], m[len(loc[0]):]
 		} else {
-			errs = append(errs, fmt.Errorf("%s: %s", file, clean(m)))
+			line = strconv.Itoa(lineOf(data, m))
 		}
+		errs = append(errs, fmt.Errorf("%s:%s: %s", file, line, clean(m)))
 	}
 	return errors.Join(errs...)
+}
+
+// lineOf finds the line of data a decoder error without a line is about.
+func lineOf(data []byte, msg string) int {
+	at := len(data) // by default the end: where the decoder gave up
+	switch {
+	case strings.Contains(msg, "control characters") || strings.Contains(msg, "invalid") || strings.Contains(msg, "UTF"):
+		for i, r := range string(data) {
+			if r == utf8.RuneError || (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
+				at = i
+				break
+			}
+		}
+	case strings.HasPrefix(msg, "unknown anchor '"):
+		name, _, _ := strings.Cut(strings.TrimPrefix(msg, "unknown anchor '"), "'")
+		if i := bytes.Index(data, []byte("*"+name)); i >= 0 {
+			at = i
+		}
+	}
+	line := 1 + bytes.Count(data[:at], []byte("\n"))
+	if at == len(data) && at > 0 && data[at-1] == '\n' {
+		line-- // the end of the last line, not the empty one after it
+	}
+	return line
 }
 
 // clean shortens the decoder's Go-flavoured wording.

@@ -142,6 +142,7 @@ func (c *StreamConn) write(ctx context.Context, b, logged []byte, note string) e
 func (c *StreamConn) wrote(err error) error {
 	if err != nil {
 		c.transcript.note(Sent, "write failed: "+err.Error())
+		c.writeFailed()
 		return closedErr(err)
 	}
 	return nil

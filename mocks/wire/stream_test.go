@@ -187,6 +187,18 @@ var _ = Describe("StreamConn", func() {
 		Expect(err).To(MatchError(wire.ErrClosed))
 		Expect(a.Transcript().String()).To(ContainSubstring("write failed"))
 	})
+
+	It("counts a write that failed for want of a reader as the peer's end", within, func(ctx SpecContext) {
+		in, keepOpen := io.Pipe() // nothing ever comes in: reading does not end
+		out, gone := io.Pipe()
+		c := wire.NewStream(in, gone, wire.Options{})
+		DeferCleanup(c.Close)
+		DeferCleanup(keepOpen.Close)
+		Expect(c.EndedByPeer()).To(BeFalse())
+		Expect(out.Close()).To(Succeed()) // the peer stops reading
+		Expect(c.WriteFrame(ctx, []byte("{}"))).To(MatchError(wire.ErrClosed))
+		Expect(c.EndedByPeer()).To(BeTrue(), "the peer went away before the write")
+	})
 })
 
 var _ = Describe("Serve", func() {

@@ -94,6 +94,7 @@ func (c *WebSocketConn) write(ctx context.Context, typ websocket.MessageType, b 
 	c.transcript.add(Sent, b, note)
 	if err := c.ws.Write(ctx, typ, b); err != nil {
 		c.transcript.note(Sent, "write failed: "+err.Error())
+		c.writeFailed()
 		return closedErr(err)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 )
 
 // DefaultMaxFrame is the size limit of one incoming message: 1 MiB.
@@ -112,6 +113,7 @@ type reader struct {
 	done     chan struct{} // closed when the loop has stopped; err says why
 	err      error
 	byPeer   bool          // the loop stopped before Close was called
+	lost     atomic.Bool   // a write failed before Close was called
 	loopDone chan struct{} // closed when a started loop has returned
 	began    chan struct{} // closed when a mode was chosen
 
@@ -230,14 +232,27 @@ func (r *reader) Err() error {
 	}
 }
 
-// EndedByPeer reports whether reading ended before this side closed the
-// connection: the peer closed it, went away, or broke the framing.
+// EndedByPeer reports whether the connection ended before this side
+// closed it: reading ended because the peer closed it, went away or broke
+// the framing, or a write failed because the peer was gone.
 func (r *reader) EndedByPeer() bool {
+	if r.lost.Load() {
+		return true
+	}
 	select {
 	case <-r.done:
 		return r.byPeer
 	default:
 		return false
+	}
+}
+
+// writeFailed notes a failed write: before Close, the peer is gone.
+func (r *reader) writeFailed() {
+	select {
+	case <-r.closing:
+	default:
+		r.lost.Store(true)
 	}
 }
 
