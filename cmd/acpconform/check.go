@@ -276,6 +276,9 @@ func (c *checking) finish(run reports.Run, outputErr error) int {
 		reason = interruptedReason(c.ctx, run)
 	}
 	reports.Decide(&run, c.baseline, reason, len(run.Problems) > 0)
+	if t := reports.Count(run.Checks); run.Verdict == reports.NothingChecked && t.Deselected == len(run.Checks) {
+		run.Reason += c.selectionHint()
+	}
 	proc.StopAll() // before anything is written: the subject's last words are in
 	errs := []error{outputErr}
 	written, err := reports.Write(run, suite.Areas(), c.paths())
@@ -303,6 +306,25 @@ func (c *checking) finish(run reports.Run, outputErr error) int {
 		}
 	}
 	return code
+}
+
+// selectionHint says why a selection may have matched nothing: an ID of
+// another role, or an area that does not exist.
+func (c *checking) selectionHint() string {
+	role := c.cfg.Subject.Role()
+	var others []string
+	for _, id := range strings.Split(c.f.ids, ",") {
+		if r, ok := suite.Lookup(strings.TrimSpace(id)); ok && r.Role != role {
+			others = append(others, fmt.Sprintf("%s is a rule of the %s role", r.ID, r.Role))
+		}
+	}
+	if len(others) > 0 {
+		return fmt.Sprintf("; %s, and this run checks the %s role", strings.Join(others, ", "), role)
+	}
+	if c.f.labelFilter != "" {
+		return fmt.Sprintf("; the areas are %s (acpconform list shows every rule)", strings.Join(suite.Areas(), ", "))
+	}
+	return ""
 }
 
 // interruptedReason says what stopped the run and where it was.
