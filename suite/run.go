@@ -7,6 +7,7 @@ import (
 	"time"
 
 	ginkgo "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
 	"github.com/onsi/gomega"
 )
@@ -30,9 +31,13 @@ type Config struct {
 	// Timeout bounds the whole run; zero means no bound. When it passes, the
 	// check at hand is interrupted and the rest are not run.
 	Timeout time.Duration
-	// Verbose prints every spec and the transcripts of failures as they run.
+	// Verbose has Ginkgo print every spec as it runs, and the transcripts of
+	// failures, to Output.
 	Verbose bool
-	// NoColor turns off the colours of Ginkgo's output, which goes to stdout.
+	// Output gets Ginkgo's own report; nil discards it (the caller prints
+	// its own summary).
+	Output io.Writer
+	// NoColor turns off the colours of Ginkgo's output.
 	NoColor bool
 	// Progress, when set, gets a line for each contract area as its checks
 	// finish.
@@ -76,6 +81,12 @@ func Run(cfg Config, define func()) types.Report {
 		p := &progress{w: cfg.Progress}
 		ginkgo.ReportAfterEach(p.spec)
 		ginkgo.ReportAfterSuite("acpconform progress", func(types.Report) { p.flush() })
+	}
+	// Ginkgo's default reporter writes to this writer; it is Ginkgo's own
+	// setting, so no file descriptor needs redirecting.
+	formatter.ColorableStdOut = cfg.Output
+	if cfg.Output == nil {
+		formatter.ColorableStdOut = io.Discard
 	}
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = cfg.LabelFilter

@@ -234,14 +234,13 @@ func (c *checking) catalogue() reports.Run {
 		cfg.Progress = c.stderr
 	}
 	cfg.OnStart = func() { fmt.Fprintf(c.stderr, "acpconform: checking %s\n", cfg.Subject.Name()) }
-	restore := func() {}
-	if !cfg.Verbose {
-		restore = silenceStdout() // Ginkgo's own report: ours is the summary below
+	if cfg.Verbose {
+		cfg.Output = c.stderr // Ginkgo's spec by spec; stdout keeps the summary
+		cfg.NoColor = !colour(os.Stderr)
 	}
 	o := c.o
 	o.Subject, o.Response, o.Scenario = cfg.Subject, cfg.Response, cfg.Scenario
 	report := suite.Run(cfg, func() { scenarios.Catalogue(o) })
-	restore()
 	selected, _ := cfg.Selected() // config checked the filter
 	run := reports.FromGinkgo(report, cfg.Subject.Name(), selected, c.ctx.Err() != nil)
 	if suiteBroke(report) && c.ctx.Err() == nil {
@@ -457,6 +456,10 @@ func appendStepSummary(run reports.Run) error {
 	}
 	return nil
 }
+
+// colour reports whether output to f may be in colour: a terminal, and
+// NO_COLOR (no-color.org) unset.
+func colour(f *os.File) bool { return os.Getenv("NO_COLOR") == "" && isTerminal(f) }
 
 // isTerminal reports whether f is a terminal, where progress lines help.
 func isTerminal(f *os.File) bool {

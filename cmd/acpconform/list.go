@@ -22,12 +22,10 @@ type listed struct {
 
 // catalogue walks the whole catalogue, every role, without running a check.
 func catalogue() ([]listed, error) {
-	restore := silenceStdout()
 	report := suite.Run(suite.Config{Subject: suite.Reference(), DryRun: true}, func() {
 		scenarios.Catalogue(scenarios.Options{Subject: suite.Reference()})
 		scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceClient(probeclient.Options{})})
 	})
-	restore()
 	byRule := map[string][]string{}
 	for _, c := range reports.FromGinkgo(report, "", nil, false).Checks {
 		for _, id := range c.Rules {
