@@ -1,19 +1,16 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
 	"net/http"
 	"os"
+
+	"github.com/spf13/cobra"
 
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
 )
 
-const agentUsage = `usage: acpconform agent [flags] -- CMD ARGS...
-       acpconform agent [flags] --url ws://HOST/acp/ws [--token-env VAR]
-
+const agentLong = `
 Checks an agent under test: acpconform plays the client. The agent is a
 command speaking ACP on its stdio, started afresh for every check in its own
 process group and always stopped (stdin closed, then SIGTERM, then SIGKILL),
@@ -24,66 +21,56 @@ is a probe request that it runs as its ask_choice, reporting the outcome. An
 agent without such an adapter is checked on the wire alone: --no-probe with
 a --prompt that makes it ask one typed choice.
 
-Exit codes (acpconform help exit-codes, docs/cli.md): 0 conformant; 1 not
-conformant; 2 usage error; 3 could not run; 4 nothing was checked; 5
-interrupted or timed out; 6 a report could not be written.
+Every failure says which rule it breaks and why, with a command that runs
+that check again. Exit codes: acpconform help exit-codes.`
 
-flags:
-`
-
-// runAgent checks an agent under test.
-func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("agent", agentUsage, stderr)
+func (a *app) agentCommand() *cobra.Command {
 	var f checkFlags
-	f.register(fs)
-	url := fs.String("url", "", "check the agent served at this WebSocket URL")
-	tokenEnv := fs.String("token-env", "", "with --url, send 'Authorization: Bearer' and the value of this environment variable")
-	noProbe := fs.Bool("no-probe", false, "the agent has no probe adapter: run only the wire-only checks")
-	prompt := fs.String("prompt", "", "with --no-probe, the prompt that makes the agent ask one typed choice")
-	if !parse(fs, args, stderr) {
-		return exitUsage
-	}
-	argv := fs.Args()
-	opts := f.wire()
-	var subject suite.Subject
-	switch {
-	case *url == "" && len(argv) == 0:
-		fmt.Fprintln(stderr, "acpconform agent: name the agent: -- CMD ARGS... or --url URL")
-		return exitUsage
-	case *url != "" && len(argv) > 0:
-		fmt.Fprintln(stderr, "acpconform agent: a command and --url exclude each other")
-		return exitUsage
-	case *tokenEnv != "" && *url == "":
-		fmt.Fprintln(stderr, "acpconform agent: --token-env goes with --url")
-		return exitUsage
-	case *noProbe != (*prompt != ""):
-		fmt.Fprintln(stderr, "acpconform agent: --no-probe and --prompt go together")
-		return exitUsage
-	case *url != "":
-		if err := webSocketURL("--url", *url); err != nil {
-			fmt.Fprintf(stderr, "acpconform agent: %v\n", err)
-			return exitUsage
-		}
-		var header http.Header
-		if *tokenEnv != "" {
-			token := os.Getenv(*tokenEnv)
-			if token == "" {
-				fmt.Fprintf(stderr, "acpconform agent: --token-env: $%s is empty or unset\n", *tokenEnv)
-				return exitUsage
+	var url, tokenEnv, prompt string
+	var noProbe bool
+	cmd := a.command("agent [flags] -- CMD ARGS... | agent [flags] --url ws://HOST/acp/ws",
+		"Check an agent: a command on stdio, or a WebSocket URL", agentLong,
+		func(cmd *cobra.Command, argv []string) (int, error) {
+			opts := f.wire()
+			var subject suite.Subject
+			switch {
+			case url == "" && len(argv) == 0:
+				return exitUsage, usagef(cmd, "name the agent: -- CMD ARGS... or --url URL")
+			case url != "" && len(argv) > 0:
+				return exitUsage, usagef(cmd, "a command and --url exclude each other")
+			case tokenEnv != "" && url == "":
+				return exitUsage, usagef(cmd, "--token-env goes with --url")
+			case noProbe != (prompt != ""):
+				return exitUsage, usagef(cmd, "--no-probe and --prompt go together")
+			case url != "":
+				if err := webSocketURL("--url", url); err != nil {
+					return exitUsage, usagef(cmd, "%v", err)
+				}
+				var header http.Header
+				if tokenEnv != "" {
+					token := os.Getenv(tokenEnv)
+					if token == "" {
+						return exitUsage, usagef(cmd, "--token-env: $%s is empty or unset", tokenEnv)
+					}
+					header = http.Header{"Authorization": {"Bearer " + token}}
+				}
+				subject = suite.WebSocket(url, header, opts)
+			default:
+				if err := checkCommand(argv); err != nil {
+					return exitUsage, usagef(cmd, "%v", err)
+				}
+				subject = suite.Command(argv, suite.AgentRole, opts)
 			}
-			header = http.Header{"Authorization": {"Bearer " + token}}
-		}
-		subject = suite.WebSocket(*url, header, opts)
-	default:
-		if err := checkCommand(argv); err != nil {
-			fmt.Fprintf(stderr, "acpconform agent: %v\n", err)
-			return exitUsage
-		}
-		subject = suite.Command(argv, suite.AgentRole, opts)
-	}
-	filter := ""
-	if *noProbe {
-		filter = "wire-only"
-	}
-	return checkSubject(ctx, "agent", subject, filter, scenarios.Options{Prompt: *prompt}, &f, true, stdout, stderr)
+			filter := ""
+			if noProbe {
+				filter = "wire-only"
+			}
+			return a.checkSubject(cmd, subject, argv, filter, scenarios.Options{Prompt: prompt}, &f, true)
+		})
+	f.register(cmd.Flags())
+	cmd.Flags().StringVar(&url, "url", "", "check the agent served at this WebSocket `URL`")
+	cmd.Flags().StringVar(&tokenEnv, "token-env", "", "with --url, send 'Authorization: Bearer' and the value of this environment `VARIABLE`")
+	cmd.Flags().BoolVar(&noProbe, "no-probe", false, "the agent has no probe adapter: run only the wire-only checks")
+	cmd.Flags().StringVar(&prompt, "prompt", "", "with --no-probe, the prompt `TEXT` that makes the agent ask one typed choice")
+	return cmd
 }

@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/internal/proc"
@@ -34,11 +36,14 @@ const (
 // DefaultTimeout bounds a whole run unless --timeout says otherwise.
 const DefaultTimeout = 30 * time.Minute
 
+// DefaultReports is the folder the reports go to: not a source folder.
+const DefaultReports = "acpconform-reports"
+
 // checkFlags are the flags of every command that runs the catalogue.
 type checkFlags struct {
 	junit, json, summary    string
 	labelFilter             string
-	ids                     string
+	ids, checks             []string
 	baseline, writeBaseline string
 	response, scenario      time.Duration
 	startup, timeout        time.Duration
@@ -46,23 +51,24 @@ type checkFlags struct {
 	verbose                 bool
 }
 
-func (f *checkFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.junit, "junit", "reports/junit.xml", "write the JUnit report here (\"\" for none)")
-	fs.StringVar(&f.json, "json", "reports/report.json", "write the JSON report here (\"\" for none)")
-	fs.StringVar(&f.summary, "summary", "reports/summary.md", "write the Markdown summary here (\"\" for none); it is also appended to $GITHUB_STEP_SUMMARY when that is set")
-	fs.StringVar(&f.labelFilter, "label-filter", "", "run the checks this Ginkgo label expression selects, such as 'area: containsAny TOK'")
-	fs.StringVar(&f.ids, "id", "", "run the checks of these CONTRACT IDs only, comma-separated, such as TOK-2,CAP-3")
-	fs.StringVar(&f.baseline, "baseline", "", "known failures, each with a reason (YAML): only new failures fail the run, and a listed check that passes is stale")
-	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write the run's failures as a baseline to this file")
+func (f *checkFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.junit, "junit", DefaultReports+"/junit.xml", "write the JUnit report to `FILE` (- for stdout, \"\" for none)")
+	fs.StringVar(&f.json, "json", DefaultReports+"/report.json", "write the JSON report to `FILE` (- for stdout, \"\" for none)")
+	fs.StringVar(&f.summary, "summary", DefaultReports+"/summary.md", "write the Markdown summary to `FILE` (- for stdout, \"\" for none); it is also appended to $GITHUB_STEP_SUMMARY when that is set")
+	fs.StringSliceVar(&f.checks, "check", nil, "run only the checks whose IDs match these `GLOBS`, such as TOK-2/leading-zero or 'CAP-*' (* matches anything)")
+	fs.StringSliceVar(&f.ids, "id", nil, "run only the checks of these CONTRACT `IDS`, such as TOK-2,CAP-3")
+	fs.StringVar(&f.labelFilter, "label-filter", "", "run the checks this Ginkgo label `EXPRESSION` selects, such as 'area: containsAny TOK'")
+	fs.StringVar(&f.baseline, "baseline", "", "known failures, each with a reason (YAML `FILE`): only new failures fail the run, and a listed check that passes is stale")
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write the run's failures as a baseline to `FILE`")
 	fs.DurationVar(&f.response, "response-timeout", suite.DefaultResponse, "bound on each wait for the subject")
 	fs.DurationVar(&f.scenario, "scenario-timeout", suite.DefaultScenario, "bound on each check in all")
 	fs.DurationVar(&f.startup, "startup-timeout", 30*time.Second, "bound on the subject's start: its process, its connection and its first initialize")
 	fs.DurationVar(&f.timeout, "timeout", DefaultTimeout, "bound on the whole run; when it passes the run stops as if interrupted")
 	f.maxFrame = byteSize{n: wire.DefaultMaxFrame, max: maxSize}
-	fs.Var(&f.maxFrame, "max-frame", "refuse a message from the subject above this size (bytes, or with KiB, MiB, GiB)")
+	fs.Var(&f.maxFrame, "max-frame", "refuse a message from the subject above this `SIZE` (bytes, or with KiB, MiB, GiB)")
 	f.maxHeld = byteSize{n: wire.DefaultMaxHeld, max: maxSize}
-	fs.Var(&f.maxHeld, "max-held", "bytes of the subject's messages one connection may hold for checks and transcripts; past it the check fails as a flood")
-	fs.BoolVar(&f.verbose, "v", false, "print every check as it runs, and the transcripts of failures")
+	fs.Var(&f.maxHeld, "max-held", "what one connection may hold of the subject's messages for checks and transcripts (`SIZE`); past it the check fails as a flood")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every check as it runs, and the transcripts of failures")
 }
 
 // wire is the connection options the size flags set.
@@ -76,16 +82,27 @@ func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Co
 	if f.labelFilter != "" {
 		filters = append(filters, "("+f.labelFilter+")")
 	}
-	if f.ids != "" {
+	if len(f.ids) > 0 {
 		var ids []string
-		for _, id := range strings.Split(f.ids, ",") {
-			id = strings.TrimSpace(id)
+		for _, id := range f.ids {
+			id = strings.ToUpper(strings.TrimSpace(id))
 			if _, ok := suite.Lookup(id); !ok {
 				return suite.Config{}, fmt.Errorf("--id: %q is not a CONTRACT ID (see acpconform list)", id)
 			}
 			ids = append(ids, id)
 		}
 		filters = append(filters, "rule: containsAny {"+strings.Join(ids, ", ")+"}")
+	}
+	if len(f.checks) > 0 {
+		var globs []string
+		for _, g := range f.checks {
+			re, err := checkGlob(g)
+			if err != nil {
+				return suite.Config{}, fmt.Errorf("--check: %w", err)
+			}
+			globs = append(globs, re)
+		}
+		filters = append(filters, "("+strings.Join(globs, " || ")+")")
 	}
 	if extraFilter != "" {
 		filters = append(filters, extraFilter)
@@ -99,10 +116,50 @@ func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Co
 	if err := positive(map[string]time.Duration{"response-timeout": f.response, "scenario-timeout": f.scenario, "startup-timeout": f.startup, "timeout": f.timeout}); err != nil {
 		return suite.Config{}, err
 	}
+	if stdouts := f.toStdout(); stdouts > 1 {
+		return suite.Config{}, fmt.Errorf("only one of --junit, --json and --summary can be - (stdout)")
+	}
 	return suite.Config{
 		Subject: subject, Response: f.response, Scenario: f.scenario,
 		LabelFilter: filter, Verbose: f.verbose,
 	}, nil
+}
+
+// toStdout counts the reports that go to stdout.
+func (f *checkFlags) toStdout() int {
+	n := 0
+	for _, p := range []string{f.junit, f.json, f.summary} {
+		if p == "-" {
+			n++
+		}
+	}
+	return n
+}
+
+// checkGlob turns a --check glob over check IDs (TOK-2/leading-zero) into
+// a Ginkgo label filter over the check: labels that carry them
+// (check:TOK-2:leading-zero): * matches any run of characters, ? one.
+func checkGlob(glob string) (string, error) {
+	glob = strings.TrimSpace(glob)
+	if glob == "" || strings.ContainsAny(glob, "/()&|!,") && strings.Count(glob, "/") > 1 {
+		return "", fmt.Errorf("%q is not a check ID glob such as TOK-2/leading-zero or 'TOK-*'", glob)
+	}
+	var b strings.Builder
+	b.WriteString("/^check:")
+	for _, r := range strings.Replace(glob, "/", ":", 1) {
+		switch r {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '/', '(', ')', '&', '|', '!', ',':
+			return "", fmt.Errorf("%q is not a check ID glob such as TOK-2/leading-zero or 'TOK-*'", glob)
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$/")
+	return b.String(), nil
 }
 
 // plainGinkgoError is a Ginkgo error's message without its colour codes.
@@ -131,35 +188,6 @@ func stripANSI(s string) string {
 	return b.String()
 }
 
-// newFlagSet makes a subcommand's flag set: errors and -h go to stderr, and
-// usage prints the usage text followed by the flags' defaults.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parse parses a command's flags. A bad flag is one line naming it; -h
-// prints the command's usage.
-func parse(fs *flag.FlagSet, args []string, stderr io.Writer) bool {
-	usage := fs.Usage
-	fs.Usage = func() {}
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	fs.SetOutput(stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		usage()
-	case err != nil:
-		fmt.Fprintf(stderr, "acpconform %s: %v (see acpconform %s -h)\n", fs.Name(), err, fs.Name())
-	}
-	return err == nil
-}
-
 // timedOut is the cause of a run's context ended by --timeout.
 type timedOut struct{ after time.Duration }
 
@@ -171,6 +199,7 @@ func (t timedOut) Error() string {
 // subject, and the run's report as it takes shape.
 type checking struct {
 	cmd      string
+	again    []string // the command line that runs one check again, with {check} for its ID
 	cfg      suite.Config
 	o        scenarios.Options
 	f        *checkFlags
@@ -184,19 +213,22 @@ type checking struct {
 // configure the run, start the subject once (could not run when it cannot),
 // run the catalogue, and report. preflight is false for the built-in
 // reference, which cannot fail to start.
-func checkSubject(ctx context.Context, cmd string, subject suite.Subject, filter string, o scenarios.Options, f *checkFlags, preflight bool, stdout, stderr io.Writer) int {
+func (a *app) checkSubject(cmd *cobra.Command, subject suite.Subject, argv []string, filter string, o scenarios.Options, f *checkFlags, preflight bool) (int, error) {
 	cfg, err := f.config(subject, filter)
 	if err != nil {
-		fmt.Fprintf(stderr, "acpconform %s: %v\n", cmd, err)
-		return exitUsage
+		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
 	}
-	c := &checking{cmd: cmd, cfg: cfg, o: o, f: f, stdout: stdout, stderr: stderr}
+	c := &checking{cmd: cmd.Name(), again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, stderr: a.stderr}
+	if f.toStdout() > 0 {
+		c.stdout = a.stderr // a report has stdout; the summary is for people
+	}
 	if f.baseline != "" {
 		if c.baseline, err = reports.LoadBaseline(f.baseline); err != nil {
-			fmt.Fprintf(stderr, "acpconform %s: --baseline: %v\n", cmd, err)
-			return exitUsage
+			return exitUsage, usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--baseline: %w", err)}
 		}
 	}
+	ctx := a.ctx
+	stderr := a.stderr
 	ctx, cancel := context.WithTimeoutCause(ctx, f.timeout, timedOut{f.timeout})
 	defer cancel()
 	c.ctx = ctx
@@ -221,7 +253,30 @@ func checkSubject(ctx context.Context, cmd string, subject suite.Subject, filter
 		run = c.catalogue()
 	}
 	run.Seconds = time.Since(started).Seconds()
-	return c.finish(run, outputErr)
+	return c.finish(run, outputErr), nil
+}
+
+// again is the command line that runs one check of this run again, with
+// {check} where its ID goes: the same command and subject, the flags that
+// shape the run, and -v; without the reports, baseline and selection.
+func again(cmd *cobra.Command, argv []string) []string {
+	line := []string{"acpconform", cmd.Name(), "--check", "{check}", "-v"}
+	skip := map[string]bool{"check": true, "id": true, "label-filter": true, "junit": true, "json": true, "summary": true,
+		"baseline": true, "write-baseline": true, "verbose": true, "timeout": true}
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		if skip[fl.Name] {
+			return
+		}
+		if fl.Value.Type() == "bool" {
+			line = append(line, "--"+fl.Name)
+		} else {
+			line = append(line, "--"+fl.Name, fl.Value.String())
+		}
+	})
+	if len(argv) > 0 {
+		line = append(append(line, "--"), argv...)
+	}
+	return line
 }
 
 // catalogue runs the checks and reads their report.
@@ -312,7 +367,7 @@ func (c *checking) finish(run reports.Run, outputErr error) int {
 func (c *checking) selectionHint() string {
 	role := c.cfg.Subject.Role()
 	var others []string
-	for _, id := range strings.Split(c.f.ids, ",") {
+	for _, id := range c.f.ids {
 		if r, ok := suite.Lookup(strings.TrimSpace(id)); ok && r.Role != role {
 			others = append(others, fmt.Sprintf("%s is a rule of the %s role", r.ID, r.Role))
 		}

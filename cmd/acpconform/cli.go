@@ -2,64 +2,179 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"regexp"
 	"strings"
 
-	"github.com/acpconform/acpconform/reference/probeagent"
-	"github.com/acpconform/acpconform/reference/probeclient"
+	"github.com/spf13/cobra"
+
+	"github.com/acpconform/acpconform/internal/version"
+	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/suite"
 )
 
-// command is one subcommand: it gets its own arguments and the standard
-// streams, and returns the exit code.
-type command struct {
-	summary string
-	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+// app is one invocation of acpconform: its context and standard streams,
+// and the exit code the command it runs decides.
+type app struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	code   int
 }
 
-var commands = map[string]command{
-	"reference-agent":  {"serve the reference ask_choice as an ACP agent on stdio (PROBE.md §1)", probeagent.Run},
-	"mock":             {"play a scripted mock client or agent (docs/scripts.md)", runMock},
-	"run":              {"run the catalogue against the built-in reference; write the reports", runReference},
-	"reference-client": {"play the reference client of PROBE.md §2 on stdio or WebSocket", probeclient.Run},
-	"agent":            {"check an agent under test: -- CMD ARGS... or --url URL", runAgent},
-	"client":           {"check a client under test: -- CMD ARGS... or --listen ADDR", runClient},
-	"list":             {"list the CONTRACT rules and the checks that cite them", runList},
-	"explain":          {"explain a CONTRACT rule and the checks that cite it", runExplain},
-	"relay":            {"check a relay under test: -- CMD ... {url} ...", runRelay},
-	"serve":            {"serve the reference agent over WebSocket", runServe},
-	"serve-command":    {"serve a stdio command over WebSocket, frames unchanged", runServeCommand},
-	"mirror":           {"serve a WebSocket agent on stdio; --unstable-protocol opts into elicitation", runMirror},
+// usageError is a command line acpconform cannot run: exit code 2, one
+// line naming the flag or argument.
+type usageError struct {
+	cmd string // "acpconform agent"
+	err error
 }
 
-// run dispatches to the subcommand named by args[0].
+func (u usageError) Error() string {
+	return fmt.Sprintf("%s: %v (see %s --help)", u.cmd, u.err, u.cmd)
+}
+
+// usagef is a usage error of cmd.
+func usagef(cmd *cobra.Command, format string, args ...any) error {
+	return usageError{cmd: cmd.CommandPath(), err: fmt.Errorf(format, args...)}
+}
+
+// run runs the command args name and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
+	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	root := a.root()
+	root.SetArgs(longFlags(root, args))
+	if err := root.ExecuteContext(ctx); err != nil {
+		var u usageError
+		if !errors.As(err, &u) {
+			name := "acpconform"
+			if c, _, ferr := root.Find(args); ferr == nil && c != root {
+				name += " " + c.Name()
+			}
+			err = fmt.Errorf("%s: %v (see %s --help)", name, err, name)
 		}
-		return exitOK
-	}
-	cmd, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "acpconform: unknown command %q (see acpconform --help)\n", args[0])
+		fmt.Fprintln(stderr, oneLine(err.Error()))
 		return exitUsage
 	}
-	return cmd.run(ctx, args[1:], stdin, stdout, stderr)
+	return a.code
 }
 
-func usage(w io.Writer) {
-	names := make([]string, 0, len(commands))
-	for name := range commands {
-		names = append(names, name)
+// oneLine joins a message's lines, so a usage error is one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// singleDash is a long flag written with one dash, as Go's flag package
+// takes them: -junit, -response-timeout=2s.
+var singleDash = regexp.MustCompile(`^-([a-z][a-z-]+)(=.*)?$`)
+
+// longFlags lets every long flag be written with one dash or two, as
+// acpconform took them before it was built on cobra: -help and -junit are
+// --help and --junit. Only names the command knows are rewritten, and
+// nothing after --, which belongs to the subject's command line.
+func longFlags(root *cobra.Command, args []string) []string {
+	cmd, _, err := root.Find(args)
+	if err != nil {
+		cmd = root
 	}
-	sort.Strings(names)
-	var b strings.Builder
-	b.WriteString("usage: acpconform <command> [flags]\n\ncommands:\n")
-	for _, name := range names {
-		fmt.Fprintf(&b, "  %-16s %s\n", name, commands[name].summary)
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if m := singleDash.FindStringSubmatch(a); m != nil {
+			if m[1] == "help" || cmd.Flags().Lookup(m[1]) != nil || cmd.InheritedFlags().Lookup(m[1]) != nil {
+				a = "-" + a
+			}
+		}
+		out = append(out, a)
 	}
-	fmt.Fprint(w, b.String())
+	return out
 }
+
+// root builds the command tree.
+func (a *app) root() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "acpconform",
+		Short: "Check ACP agents, clients and relays against the typed-choice elicitation contract",
+		Long: `acpconform checks implementations of typed-choice elicitation over the Agent
+Client Protocol (ACP) against its contract: agents (acpconform agent),
+clients (acpconform client) and relays (acpconform relay). acpconform run
+checks the reference built into this binary. Every failure names its rule,
+says why, and how to run it again; docs/cli.md has every flag and exit code.`,
+		Version:       fmt.Sprintf("%s (contract revision %s, probe contract %d)", version.String(), suite.Revision(), probe.Version),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cmd.SetOut(a.stderr)
+			_ = cmd.Help()
+			return usagef(cmd, "name a command")
+		},
+	}
+	root.SetVersionTemplate("acpconform {{.Version}}\n")
+	root.Flags().Bool("version", false, "print acpconform's version and the contract revision it checks") // no -v: that is --verbose
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageError{cmd: cmd.CommandPath(), err: err}
+	})
+	root.AddGroup(&cobra.Group{ID: "check", Title: "Checking implementations:"}, &cobra.Group{ID: "serve", Title: "Reference peers and relays:"})
+	for _, c := range []*cobra.Command{a.runCommand(), a.agentCommand(), a.clientCommand(), a.relayCommand(), a.listCommand(), a.explainCommand()} {
+		c.GroupID = "check"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{a.referenceAgentCommand(), a.referenceClientCommand(), a.mockCommand(), a.serveCommand(), a.serveCommandCommand(), a.mirrorCommand()} {
+		c.GroupID = "serve"
+		root.AddCommand(c)
+	}
+	root.AddCommand(exitCodesTopic())
+	return root
+}
+
+// command makes a subcommand whose body returns the exit code. Its flags
+// may come before or after its arguments; -- ends them.
+func (a *app) command(use, short, long string, body func(cmd *cobra.Command, args []string) (int, error)) *cobra.Command {
+	return &cobra.Command{
+		Use: use, Short: short, Long: strings.TrimSpace(long),
+		SilenceErrors: true, SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			code, err := body(cmd, args)
+			a.code = code
+			return err
+		},
+	}
+}
+
+// exitCodesTopic is `acpconform help exit-codes`.
+func exitCodesTopic() *cobra.Command {
+	return &cobra.Command{
+		Use:   "exit-codes",
+		Short: "What each exit code of acpconform means",
+		Long:  exitCodes,
+	}
+}
+
+// exitCodes is the one table of exit codes; docs/cli.md holds the same.
+const exitCodes = `Every command that runs checks (run, agent, client, relay) exits with one of:
+
+  0  conformant: at least one MUST check ran, and none failed (SHOULD
+     failures are reported, never fatal; a skipped check never counts as
+     passed)
+  1  not conformant: a MUST check failed; with --baseline, a failure the
+     baseline does not list, a stale entry, or an entry naming no check
+  2  usage error: an unknown flag or a value out of range, a malformed URL,
+     an empty command, a malformed script or baseline; one line says which
+  3  could not run: the subject did not start, connect, or answer initialize
+     within --startup-timeout; the message says what it did instead, with
+     the end of its stderr
+  4  nothing was checked: no MUST check ran (the selection matched nothing,
+     every selected check was skipped, or only SHOULD checks ran)
+  5  interrupted: SIGINT, SIGTERM, SIGHUP or --timeout, in any phase; the
+     reports are still written
+  6  a report, the baseline or the step summary could not be written
+
+When several apply, the first in the order 2, 5, 3, 1, 6, 4, 0 is the code.
+Other commands exit 0 when they did their job, 2 on a usage error, and say
+in their help what else they return.`

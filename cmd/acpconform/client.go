@@ -1,17 +1,15 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
+
+	"github.com/spf13/cobra"
 
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
 )
 
-const clientUsage = `usage: acpconform client [flags] -- CMD ARGS...
-       acpconform client [flags] --listen ADDR
-
+const clientLong = `
 Checks a client under test: acpconform plays the agent. The client is a
 command speaking ACP as the client on its stdio, started afresh for every
 check in its own process group and always stopped; when an argument holds
@@ -24,52 +22,42 @@ initializes with its real capabilities, opens a session, sends one prompt,
 answers what arrives and exits when the turn ends. Every elicitation/create
 carries a scripted-user instruction in its _meta; a client in test mode
 answers as told. A client that does not (--no-scripted-user) is checked only
-for the validity of its answers.
+for the validity of its answers. A client that does not advertise form
+elicitation gets no form to answer: nothing is checked (exit 4).
 
-Exit codes (acpconform help exit-codes, docs/cli.md): 0 conformant (SHOULD
-failures are reported, never fatal); 1 not conformant; 2 usage error; 3 could
-not run; 4 nothing was checked (a client that does not advertise form
-elicitation gets no form to answer); 5 interrupted or timed out; 6 a report
-could not be written.
+Exit codes: acpconform help exit-codes.`
 
-flags:
-`
-
-// runClient checks a client under test.
-func runClient(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("client", clientUsage, stderr)
+func (a *app) clientCommand() *cobra.Command {
 	var f checkFlags
-	f.register(fs)
-	listen := fs.String("listen", "", "serve a WebSocket on this address (such as 127.0.0.1:0), print its URL and check the clients that connect")
-	freeUser := fs.Bool("no-scripted-user", false, "the client does not follow scripted-user instructions: check only that its answers are valid")
-	if !parse(fs, args, stderr) {
-		return exitUsage
-	}
-	argv := fs.Args()
-	opts := f.wire()
-	var subject suite.Subject
-	switch {
-	case *listen == "" && len(argv) == 0:
-		fmt.Fprintln(stderr, "acpconform client: name the client: -- CMD ARGS... or --listen ADDR")
-		return exitUsage
-	case *listen != "" && len(argv) > 0:
-		fmt.Fprintln(stderr, "acpconform client: a command and --listen exclude each other")
-		return exitUsage
-	case *listen != "":
-		l, err := suite.ListeningForClients(*listen, opts)
-		if err != nil {
-			fmt.Fprintf(stderr, "acpconform client: %v\n", err)
-			return exitUsage
-		}
-		defer l.Close()
-		fmt.Fprintln(stdout, l.URL)
-		subject = l
-	default:
-		if err := checkCommand(argv); err != nil {
-			fmt.Fprintf(stderr, "acpconform client: %v\n", err)
-			return exitUsage
-		}
-		subject = suite.Command(argv, suite.ClientRole, opts)
-	}
-	return checkSubject(ctx, "client", subject, "", scenarios.Options{FreeUser: *freeUser}, &f, true, stdout, stderr)
+	var listen string
+	var freeUser bool
+	cmd := a.command("client [flags] -- CMD ARGS... | client [flags] --listen ADDR",
+		"Check a client: a command acpconform starts, or one that connects", clientLong,
+		func(cmd *cobra.Command, argv []string) (int, error) {
+			var subject suite.Subject
+			switch {
+			case listen == "" && len(argv) == 0:
+				return exitUsage, usagef(cmd, "name the client: -- CMD ARGS... or --listen ADDR")
+			case listen != "" && len(argv) > 0:
+				return exitUsage, usagef(cmd, "a command and --listen exclude each other")
+			case listen != "":
+				l, err := suite.ListeningForClients(listen, f.wire())
+				if err != nil {
+					return exitUsage, usagef(cmd, "--listen: %v", err)
+				}
+				defer l.Close()
+				fmt.Fprintln(a.stdout, l.URL)
+				subject = l
+			default:
+				if err := checkCommand(argv); err != nil {
+					return exitUsage, usagef(cmd, "%v", err)
+				}
+				subject = suite.Command(argv, suite.ClientRole, f.wire())
+			}
+			return a.checkSubject(cmd, subject, argv, "", scenarios.Options{FreeUser: freeUser}, &f, true)
+		})
+	f.register(cmd.Flags())
+	cmd.Flags().StringVar(&listen, "listen", "", "serve a WebSocket on this `ADDRESS` (such as 127.0.0.1:0), print its URL and check the clients that connect")
+	cmd.Flags().BoolVar(&freeUser, "no-scripted-user", false, "the client does not follow scripted-user instructions: check only that its answers are valid")
+	return cmd
 }

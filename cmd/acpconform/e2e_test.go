@@ -304,7 +304,7 @@ func TestUsageAndCouldNotRun(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"agent", "--bogus"}, nil, 2, "flag provided but not defined: -bogus"},
+		{[]string{"agent", "--bogus"}, nil, 2, "unknown flag: --bogus"},
 		{[]string{"agent"}, nil, 2, "name the agent"},
 		{[]string{"agent", "--url", "http://x"}, nil, 2, "is not a ws:// or wss:// URL"},
 		{[]string{"agent", "--token-env", "T", "--", "x"}, nil, 2, "--token-env goes with --url"},
@@ -331,7 +331,7 @@ func TestUsageAndCouldNotRun(t *testing.T) {
 }
 
 func TestListAndExplain(t *testing.T) {
-	r := acpconform(t, nil, "list", "--json")
+	r := acpconform(t, nil, "list", "--json", "-")
 	expectCode(t, r, 0)
 	var rules []struct {
 		ID     string   `json:"id"`

@@ -1,11 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/acpconform/acpconform/reference/probeclient"
 	"github.com/acpconform/acpconform/reports"
@@ -21,7 +23,7 @@ type listed struct {
 }
 
 // catalogue walks the whole catalogue, every role, without running a check.
-func catalogue() ([]listed, error) {
+func catalogue() []listed {
 	report := suite.Run(suite.Config{Subject: suite.Reference(), DryRun: true}, func() {
 		scenarios.Catalogue(scenarios.Options{Subject: suite.Reference()})
 		scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceClient(probeclient.Options{})})
@@ -36,78 +38,92 @@ func catalogue() ([]listed, error) {
 	for _, r := range suite.Rules() {
 		out = append(out, listed{Rule: r, Checks: byRule[r.ID], Pending: suite.Pending[r.ID]})
 	}
-	return out, nil
+	return out
 }
 
-// runList prints the catalogue: each rule with its level, role and checks.
-func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("list", "usage: acpconform list [--json]\n\nLists every CONTRACT rule with its level, role and the checks that cite it.\n", stderr)
-	asJSON := fs.Bool("json", false, "print JSON: [{ID, Area, Level, Role, Text, checks, pending}]")
-	if !parse(fs, args, stderr) {
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "acpconform list: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
-	}
-	rules, err := catalogue()
-	if err != nil {
-		fmt.Fprintf(stderr, "acpconform list: %v\n", err)
-		return exitFailed
-	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rules); err != nil {
-			return exitFailed
-		}
-		return exitOK
-	}
-	for _, r := range rules {
-		fmt.Fprintf(stdout, "%-6s %-6s %-6s %d checks", r.ID, r.Level, r.Role, len(r.Checks))
-		if r.Pending != "" {
-			fmt.Fprintf(stdout, " (pending: %s)", r.Pending)
-		}
-		fmt.Fprintln(stdout)
-		for _, c := range r.Checks {
-			fmt.Fprintf(stdout, "         %s\n", c)
-		}
-	}
-	return exitOK
-}
-
-// runExplain prints one rule and the checks that cite it.
-func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(stderr, "usage: acpconform explain ID (such as TOK-2; acpconform list shows them all)")
-		return exitUsage
-	}
-	id := strings.ToUpper(strings.TrimSpace(args[0]))
-	if _, ok := suite.Lookup(id); !ok {
-		fmt.Fprintf(stderr, "acpconform explain: %q is not a CONTRACT ID (see acpconform list)\n", args[0])
-		return exitUsage
-	}
-	rules, err := catalogue()
-	if err != nil {
-		fmt.Fprintf(stderr, "acpconform explain: %v\n", err)
-		return exitFailed
-	}
-	for _, r := range rules {
-		if r.ID != id {
-			continue
-		}
-		fmt.Fprintf(stdout, "%s (%s, %s role, area %s)\n\n%s\n\n", r.ID, r.Level, r.Role, r.Area, wrap(r.Text, 76))
-		if r.Pending != "" {
-			fmt.Fprintf(stdout, "No checks yet: %s.\n", r.Pending)
-		}
-		if len(r.Checks) > 0 {
-			fmt.Fprintf(stdout, "Checked by:\n")
-			for _, c := range r.Checks {
-				fmt.Fprintf(stdout, "  %s\n", c)
+func (a *app) listCommand() *cobra.Command {
+	var jsonPath string
+	cmd := a.command("list [flags]", "List the CONTRACT rules and the checks that cite them", `
+Lists every CONTRACT rule with its level, role and the checks that cite it.
+--json FILE writes the same as JSON ([{id, area, level, role, text, checks,
+pending}]), - for stdout.`,
+		func(cmd *cobra.Command, _ []string) (int, error) {
+			rules := catalogue()
+			if jsonPath != "" {
+				return a.writeJSON(cmd, jsonPath, rules)
 			}
+			for _, r := range rules {
+				fmt.Fprintf(a.stdout, "%-6s %-6s %-6s %d checks", r.ID, r.Level, r.Role, len(r.Checks))
+				if r.Pending != "" {
+					fmt.Fprintf(a.stdout, " (pending: %s)", r.Pending)
+				}
+				fmt.Fprintln(a.stdout)
+				for _, c := range r.Checks {
+					fmt.Fprintf(a.stdout, "         %s\n", c)
+				}
+			}
+			return exitOK, nil
+		})
+	cmd.Args = cobra.NoArgs
+	cmd.Flags().StringVar(&jsonPath, "json", "", "write JSON to `FILE` instead (- for stdout)")
+	return cmd
+}
+
+// writeJSON writes v as indented JSON to path, - for stdout.
+func (a *app) writeJSON(cmd *cobra.Command, path string, v any) (int, error) {
+	var w io.Writer = a.stdout
+	if path != "-" {
+		f, err := os.Create(path)
+		if err != nil {
+			fmt.Fprintf(a.stderr, "acpconform %s: --json: %v\n", cmd.Name(), err)
+			return exitOutput, nil
 		}
+		defer f.Close()
+		w = f
 	}
-	return exitOK
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(a.stderr, "acpconform %s: --json %s: %v\n", cmd.Name(), path, err)
+		return exitOutput, nil
+	}
+	return exitOK, nil
+}
+
+func (a *app) explainCommand() *cobra.Command {
+	var jsonPath string
+	cmd := a.command("explain [flags] ID", "Explain a CONTRACT rule and the checks that cite it", `
+Prints one CONTRACT rule (such as TOK-2; acpconform list shows them all) in
+full, with its level and role and the checks that cite it. --json FILE
+writes the same as JSON, - for stdout.`,
+		func(cmd *cobra.Command, args []string) (int, error) {
+			id := strings.ToUpper(strings.TrimSpace(args[0]))
+			if _, ok := suite.Lookup(id); !ok {
+				return exitUsage, usagef(cmd, "%q is not a CONTRACT ID (see acpconform list)", args[0])
+			}
+			for _, r := range catalogue() {
+				if r.ID != id {
+					continue
+				}
+				if jsonPath != "" {
+					return a.writeJSON(cmd, jsonPath, r)
+				}
+				fmt.Fprintf(a.stdout, "%s (%s, %s role, area %s)\n\n%s\n\n", r.ID, r.Level, r.Role, r.Area, wrap(r.Text, 76))
+				if r.Pending != "" {
+					fmt.Fprintf(a.stdout, "No checks yet: %s.\n", r.Pending)
+				}
+				if len(r.Checks) > 0 {
+					fmt.Fprintf(a.stdout, "Checked by:\n")
+					for _, c := range r.Checks {
+						fmt.Fprintf(a.stdout, "  %s\n", c)
+					}
+				}
+			}
+			return exitOK, nil
+		})
+	cmd.Args = exactlyOne("a CONTRACT ID, such as TOK-2")
+	cmd.Flags().StringVar(&jsonPath, "json", "", "write JSON to `FILE` instead (- for stdout)")
+	return cmd
 }
 
 // wrap breaks text into lines of at most width.

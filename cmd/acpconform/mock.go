@@ -7,14 +7,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 )
 
-const mockUsage = `usage: acpconform mock client|agent --script FILE [--connect URL | --listen ADDR] [flags]
-
+const mockLong = `
 Plays a scripted mock peer for manual poking and for implementers in any
 language (docs/scripts.md describes the scripts).
 
@@ -26,82 +27,79 @@ WebSocket URL or --listen serves one (the URL is printed on stdout) and
 plays the script with the first peer that connects.
 
 Exit codes: 0 all happened as scripted; 1 violations (listed on stderr with
-the transcript); 2 an invalid script or flag; 3 no connection.
+the transcript); 2 an invalid script or flag; 3 no connection.`
 
-flags:
-`
+func (a *app) mockCommand() *cobra.Command {
+	var scriptFile, connect, listen, path string
+	var accept time.Duration
+	var verbose bool
+	maxFrame := byteSize{n: wire.DefaultMaxFrame, max: maxSize}
+	cmd := a.command("mock client|agent --script FILE [flags]", "Play a scripted mock client or agent (docs/scripts.md)", mockLong,
+		func(cmd *cobra.Command, args []string) (int, error) {
+			role := args[0]
+			switch {
+			case role != string(script.Client) && role != string(script.Agent):
+				return exitUsage, usagef(cmd, "unknown peer %q (want client or agent)", role)
+			case scriptFile == "":
+				return exitUsage, usagef(cmd, "--script is required")
+			case connect != "" && listen != "":
+				return exitUsage, usagef(cmd, "--connect and --listen exclude each other")
+			}
+			if connect != "" {
+				if err := webSocketURL("--connect", connect); err != nil {
+					return exitUsage, usagef(cmd, "%v", err)
+				}
+			}
+			s, err := script.Load(scriptFile)
+			if err != nil {
+				fmt.Fprintf(a.stderr, "acpconform mock: %v\n", err)
+				return exitUsage, nil
+			}
+			if string(s.Peer) != role {
+				return exitUsage, usagef(cmd, "%s is a %s script, not a %s script", scriptFile, s.Peer, role)
+			}
+			return a.playMock(s, connect, listen, path, accept, verbose, wire.Options{MaxFrame: maxFrame.n, Transcript: wire.NewTranscript()}), nil
+		})
+	cmd.Args = exactlyOne("the peer to play: client or agent")
+	cmd.Flags().StringVar(&scriptFile, "script", "", "the script to play (YAML or JSON `FILE`)")
+	cmd.Flags().StringVar(&connect, "connect", "", "dial this WebSocket `URL` instead of using stdio")
+	cmd.Flags().StringVar(&listen, "listen", "", "serve a WebSocket on this `ADDRESS` (such as 127.0.0.1:0) instead of using stdio")
+	cmd.Flags().StringVar(&path, "path", wire.DefaultPath, "the WebSocket `PATH` served with --listen")
+	cmd.Flags().Var(&maxFrame, "max-frame", "refuse incoming frames above this `SIZE` (bytes, or with KiB, MiB, GiB)")
+	cmd.Flags().DurationVar(&accept, "accept-timeout", time.Minute, "with --listen, how long to wait for a peer")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print the transcript even when all went well")
+	return cmd
+}
 
-// runMock plays a mock peer script: `acpconform mock client|agent ...`.
-func runMock(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("mock", mockUsage, stderr)
-	scriptFile := fs.String("script", "", "the script to play (YAML or JSON)")
-	connect := fs.String("connect", "", "dial this WebSocket URL instead of using stdio")
-	listen := fs.String("listen", "", "serve a WebSocket on this address (such as 127.0.0.1:0) instead of using stdio")
-	path := fs.String("path", wire.DefaultPath, "the WebSocket path served with --listen")
-	maxFrame := &byteSize{n: wire.DefaultMaxFrame, max: maxSize}
-	fs.Var(maxFrame, "max-frame", "refuse incoming frames above this size (bytes, or with KiB, MiB, GiB)")
-	accept := fs.Duration("accept-timeout", time.Minute, "with --listen, how long to wait for a peer")
-	verbose := fs.Bool("v", false, "print the transcript even when all went well")
-	if len(args) == 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	role := args[0]
-	if role != string(script.Client) && role != string(script.Agent) {
-		fmt.Fprintf(stderr, "acpconform mock: unknown peer %q (want client or agent)\n", role)
-		return exitUsage
-	}
-	if !parse(fs, args[1:], stderr) {
-		return exitUsage
-	}
-	switch {
-	case *scriptFile == "":
-		fmt.Fprintln(stderr, "acpconform mock: --script is required")
-		return exitUsage
-	case *connect != "" && *listen != "":
-		fmt.Fprintln(stderr, "acpconform mock: --connect and --listen exclude each other")
-		return exitUsage
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "acpconform mock: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
-	}
-	s, err := script.Load(*scriptFile)
-	if err != nil {
-		fmt.Fprintf(stderr, "acpconform mock: %v\n", err)
-		return exitUsage
-	}
-	if string(s.Peer) != role {
-		fmt.Fprintf(stderr, "acpconform mock: %s is a %s script, not a %s script\n", *scriptFile, s.Peer, role)
-		return exitUsage
-	}
+// playMock plays s over stdio, a dialled WebSocket or a served one.
+func (a *app) playMock(s *script.Script, connect, listen, path string, accept time.Duration, verbose bool, opts wire.Options) int {
+	ctx, stdout, stderr := a.ctx, a.stdout, a.stderr
 	play := func(ctx context.Context, conn wire.Conn) error {
 		if s.Peer == script.Client {
 			return client.Run(ctx, s, conn)
 		}
 		return agent.Run(ctx, s, conn)
 	}
-	opts := wire.Options{MaxFrame: maxFrame.n, Transcript: wire.NewTranscript()}
-
 	var playErr error
 	switch {
-	case *connect != "":
+	case connect != "":
 		dial, cancel := context.WithTimeout(ctx, s.Wait())
-		conn, err := wire.Dial(dial, *connect, wire.DialOptions{Options: opts})
+		conn, err := wire.Dial(dial, connect, wire.DialOptions{Options: opts})
 		cancel()
 		if err != nil {
 			fmt.Fprintf(stderr, "acpconform mock: %v\n", err)
 			return exitNoConnection
 		}
 		playErr = play(ctx, conn)
-	case *listen != "":
+	case listen != "":
 		var ok bool
-		if playErr, ok = playListening(ctx, *listen, *path, *accept, opts, play, stdout, stderr); !ok {
+		if playErr, ok = playListening(ctx, listen, path, accept, opts, play, stdout, stderr); !ok {
 			return exitNoConnection
 		}
 	default:
-		playErr = play(ctx, wire.NewStream(stdin, stdout, opts))
+		playErr = play(ctx, wire.NewStream(a.stdin, stdout, opts))
 	}
-	if playErr != nil || *verbose {
+	if playErr != nil || verbose {
 		fmt.Fprintf(stderr, "transcript of %s:\n%s", s.Name, opts.Transcript)
 	}
 	if playErr != nil {

@@ -78,14 +78,14 @@ func TestMockUsageErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"mock"}, exitUsage, "usage: acpconform mock"},
+		{[]string{"mock"}, exitUsage, "acpconform mock: name the peer to play: client or agent"},
 		{[]string{"mock", "editor"}, exitUsage, `unknown peer "editor"`},
 		{[]string{"mock", "client"}, exitUsage, "--script is required"},
 		{[]string{"mock", "client", "--script", invalid}, exitUsage, invalid + ":4: unknown field answr in Elicitation"},
 		{[]string{"mock", "client", "--script", agentScript}, exitUsage, "is a agent script, not a client script"},
 		{[]string{"mock", "client", "--script", filepath.Join(t.TempDir(), "none.yaml")}, exitUsage, "no such file"},
 		{[]string{"mock", "agent", "--script", agentScript, "--listen", "x", "--connect", "y"}, exitUsage, "exclude each other"},
-		{[]string{"mock", "agent", "--bogus"}, exitUsage, "flag provided but not defined"},
+		{[]string{"mock", "agent", "--bogus"}, exitUsage, "unknown flag: --bogus"},
 		{[]string{"mock", "agent", "--script", agentScript, "--connect", "ws://127.0.0.1:1/acp/ws"}, exitNoConnection, "dial ws://127.0.0.1:1/acp/ws"},
 		{[]string{"mock", "agent", "--script", agentScript, "--listen", "127.0.0.1:0", "--accept-timeout", "50ms"}, exitNoConnection, "no peer connected"},
 	} {

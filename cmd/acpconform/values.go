@@ -17,6 +17,9 @@ type byteSize struct {
 
 func (b *byteSize) String() string { return formatBytes(b.n) }
 
+// Type names the value in help: --max-frame SIZE.
+func (b *byteSize) Type() string { return "size" }
+
 func (b *byteSize) Set(s string) error {
 	text := strings.TrimSpace(s)
 	mult := 1

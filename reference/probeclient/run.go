@@ -100,6 +100,13 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "reference-client: --broken %q is none of %s\n", o.Broken, strings.Join(Brokens, ", "))
 		return 2
 	}
+	return Main(ctx, o, url, stdin, stdout, stderr)
+}
+
+// Main plays the reference client with o, on stdin and stdout or, when url
+// is set, over a WebSocket to it, logging to stderr; it returns the exit
+// code: 0 when the prompt turn ended, 1 on an error.
+func Main(ctx context.Context, o Options, url string, stdin io.Reader, stdout, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var w io.Writer = stdout
 	var r io.Reader = stdin
