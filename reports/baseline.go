@@ -20,7 +20,7 @@ import (
 //
 //	# acpconform baseline: known failures of my-agent
 //	known:
-//	  - check: "TOK: reading the answer refuses ... a leading zero"
+//	  - check: TOK-2/leading-zero
 //	    reason: "we accept choice_01 until 2.0 (issue 123)"
 type Baseline struct {
 	Known []Known `yaml:"known"`
@@ -90,22 +90,41 @@ type Judgement struct {
 	Known   []Check // failed, listed
 	Stale   []Known // listed, but the check passed
 	Unknown []Known // listed, but no such check ran or was skipped
+	// Renamed lists entries that name a check by its full name, as
+	// baselines did before checks had IDs: they still count, and say so.
+	Renamed []Renamed
+}
+
+// Renamed is a baseline entry that names its check by name, not ID.
+type Renamed struct {
+	Known
+	ID string // what the entry should say
 }
 
 // Judge compares checks with the baseline; a nil baseline knows nothing.
+// An entry names a check by its ID (TOK-2/leading-zero) or, as older
+// baselines do, by its full name.
 func (b *Baseline) Judge(checks []Check) Judgement {
 	var v Judgement
-	listed := map[string]bool{}
+	entry := map[string]Known{}
 	if b != nil {
 		for _, k := range b.Known {
-			listed[k.Check] = true
+			entry[k.Check] = k
 		}
 	}
-	state := map[string]string{}
+	matched := map[string]string{} // entry -> the state of its check
 	for _, c := range checks {
-		state[c.Name] = c.State
+		k, listed := entry[c.Key()]
+		if !listed && c.ID != "" {
+			if k, listed = entry[c.Name]; listed {
+				v.Renamed = append(v.Renamed, Renamed{Known: k, ID: c.ID})
+			}
+		}
+		if listed {
+			matched[k.Check] = c.State
+		}
 		switch {
-		case c.Failed() && listed[c.Name]:
+		case c.Failed() && listed:
 			v.Known = append(v.Known, c)
 		case c.Failed():
 			v.New = append(v.New, c)
@@ -113,15 +132,29 @@ func (b *Baseline) Judge(checks []Check) Judgement {
 	}
 	if b != nil {
 		for _, k := range b.Known {
-			switch st, ok := state[k.Check]; {
+			switch st, ok := matched[k.Check]; {
 			case !ok:
 				v.Unknown = append(v.Unknown, k)
-			case st == "passed":
+			case st == StatePassed:
 				v.Stale = append(v.Stale, k)
 			}
 		}
 	}
 	return v
+}
+
+// Migration says, in one line, which entries name their checks by the old
+// full names and what to write instead; "" when none does.
+func (v Judgement) Migration(file string) string {
+	if len(v.Renamed) == 0 {
+		return ""
+	}
+	var ids []string
+	for _, r := range v.Renamed {
+		ids = append(ids, fmt.Sprintf("line %d: %s", r.line, r.ID))
+	}
+	return fmt.Sprintf("%s: %d %s the check by its full name, which still works; name %s by ID instead (%s), or write a new baseline with --write-baseline",
+		file, len(v.Renamed), plural(len(v.Renamed), "entry names", "entries name"), plural(len(v.Renamed), "it", "them"), strings.Join(ids, ", "))
 }
 
 // Problems describes what fails the run: new MUST failures, stale and
@@ -130,14 +163,14 @@ func (v Judgement) Problems(file string) []string {
 	var out []string
 	for _, c := range v.New {
 		if c.Must() {
-			out = append(out, fmt.Sprintf("new failure: %s %s", strings.Join(c.Rules, " "), c.Name))
+			out = append(out, "new failure: "+c.Heading(""))
 		}
 	}
 	for _, k := range v.Stale {
-		out = append(out, fmt.Sprintf("%s:%d: stale: %q passes now; take it off the baseline", file, k.line, k.Check))
+		out = append(out, fmt.Sprintf("%s:%d: stale: %s passes now; take it off the baseline", file, k.line, k.Check))
 	}
 	for _, k := range v.Unknown {
-		out = append(out, fmt.Sprintf("%s:%d: %q names no check of this run", file, k.line, k.Check))
+		out = append(out, fmt.Sprintf("%s:%d: %s names no check of this run", file, k.line, k.Check))
 	}
 	return out
 }
@@ -160,23 +193,33 @@ func (b *Baseline) File() string {
 	return b.file
 }
 
-// WriteBaseline writes the failures among checks as a baseline, each with
-// a reason to fill in.
+// WriteBaseline writes the failures among checks as a baseline, keyed by
+// check ID with the check's title as a comment, each with a reason to fill
+// in.
 func WriteBaseline(path, subject string, checks []Check) error {
-	var b Baseline
+	var failed []Check
 	for _, c := range checks {
 		if c.State == StateFailed {
-			b.Known = append(b.Known, Known{Check: c.Name, Reason: "TODO: say why " + strings.Join(c.Rules, " ") + " fails"})
+			failed = append(failed, c)
 		}
 	}
-	sort.Slice(b.Known, func(i, j int) bool { return b.Known[i].Check < b.Known[j].Check })
-	out, err := yaml.Marshal(b)
+	sort.Slice(failed, func(i, j int) bool { return failed[i].Key() < failed[j].Key() })
+	list := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, c := range failed {
+		item := &yaml.Node{Kind: yaml.MappingNode, HeadComment: c.Name}
+		for _, kv := range [][2]string{{"check", c.Key()}, {"reason", "TODO: say why " + strings.Join(c.Rules, " ") + " fails"}} {
+			item.Content = append(item.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[0]}, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[1]})
+		}
+		list.Content = append(list.Content, item)
+	}
+	if len(failed) == 0 {
+		list.Style = yaml.FlowStyle
+	}
+	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "known"}, list}}
+	out, err := yaml.Marshal(doc)
 	if err != nil {
 		return err
 	}
 	header := fmt.Sprintf("# acpconform baseline: known failures of %s.\n# Give each a reason; a listed check that passes fails the run until removed.\n", subject)
-	if len(b.Known) == 0 {
-		out = []byte("known: []\n")
-	}
 	return os.WriteFile(path, append([]byte(header), out...), 0o644)
 }

@@ -7,6 +7,8 @@ package reports
 
 import (
 	"fmt"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -43,6 +45,7 @@ const (
 
 // Check is one check of a run, as reports show it.
 type Check struct {
+	ID          string   `json:"id,omitempty"` // stable: TOK-2/leading-zero
 	Name        string   `json:"name"`
 	Area        string   `json:"area"`
 	Rules       []string `json:"rules"`
@@ -152,7 +155,7 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 		c := Check{
 			Name:     s.FullText(),
 			Seconds:  s.RunTime.Seconds(),
-			Location: s.LeafNodeLocation.String(),
+			Location: relative(s.LeafNodeLocation),
 		}
 		for _, l := range s.Labels() {
 			key, value, ok := strings.Cut(l, ":")
@@ -160,6 +163,8 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 				continue
 			}
 			switch key {
+			case "check": // check:TOK-2:leading-zero
+				c.ID = strings.Replace(value, ":", "/", 1)
 			case "rule":
 				c.Rules = append(c.Rules, value)
 			case "level":
@@ -195,7 +200,7 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 			}
 			c.Failure = elide.Head(c.Failure, MaxFailure)
 			if s.Failure.Location.FileName != "" {
-				c.Location = s.Failure.Location.String()
+				c.Location = relative(s.Failure.Location)
 			}
 		}
 		for _, e := range s.ReportEntries {
@@ -211,6 +216,50 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 		run.Checks = append(run.Checks, c)
 	}
 	return run
+}
+
+// Key is how baselines and --check name the check: its ID, or its name
+// when it has none (the start-up check).
+func (c Check) Key() string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return c.Name
+}
+
+// Heading names a check for people: its ID (between quote marks, such as
+// "`" in Markdown), the rules and level it checks, and its title:
+// `TOK-2/leading-zero` (TOK-2 MUST): TOK: reading the answer refuses ...
+func (c Check) Heading(quote string) string {
+	rules := strings.Join(c.Rules, " ")
+	if rules == "" {
+		rules = c.Area
+	}
+	h := fmt.Sprintf("(%s %s): %s", rules, c.Level, c.Name)
+	if c.ID != "" {
+		h = quote + c.ID + quote + " " + h
+	}
+	return h
+}
+
+// sourceRoot is the repository's root as this package was built: a path
+// on the build machine, or the module path in a -trimpath build.
+var sourceRoot = func() string {
+	_, file, _, _ := runtime.Caller(0) // .../reports/reports.go
+	return filepath.Dir(filepath.Dir(file))
+}()
+
+// relative is a code location relative to the repository root, such as
+// scenarios/tok.go:42, wherever the binary was built.
+func relative(l types.CodeLocation) string {
+	if l.FileName == "" {
+		return ""
+	}
+	file := l.FileName
+	if rel, ok := strings.CutPrefix(file, sourceRoot+"/"); ok {
+		file = rel
+	}
+	return fmt.Sprintf("%s:%d", file, l.LineNumber)
 }
 
 // Totals counts checks by state.

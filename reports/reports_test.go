@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +37,12 @@ func spec(container, text string, state types.SpecState, labels []string, failur
 
 func labels(rule, level string) []string {
 	area, _, _ := strings.Cut(rule, "-")
-	return []string{"area:" + area, "role:agent", "rule:" + rule, "level:" + level}
+	slug := map[string]string{"TOK-1": "maps-choice-0", "TOK-2": "leading-zero"}[rule]
+	l := []string{"area:" + area, "role:agent", "rule:" + rule, "level:" + level}
+	if slug != "" {
+		l = append(l, "check:"+rule+":"+slug)
+	}
+	return l
 }
 
 func entry(name, value string) types.ReportEntry {
@@ -207,8 +213,17 @@ func TestJUnitReadsBack(t *testing.T) {
 	for _, tc := range s.Tests {
 		byName[tc.Name] = tc
 	}
+	junitName := func(c reports.Check) string { // the ID first, when there is one
+		if c.ID != "" {
+			return c.ID + ": " + c.Name
+		}
+		return c.Name
+	}
+	if _, ok := byName["TOK-2/leading-zero: TOK: reading refuses choice_01"]; !ok {
+		t.Errorf("no JUnit testcase named by its ID first: %v", s.Tests)
+	}
 	for _, c := range r.Checks {
-		tc, found := byName[c.Name]
+		tc, found := byName[junitName(c)]
 		if c.State == reports.StateDeselected {
 			if found {
 				t.Errorf("deselected %q is a testcase", c.Name)
@@ -229,11 +244,11 @@ func TestJUnitReadsBack(t *testing.T) {
 			t.Errorf("%q: JUnit failure %v, report %q", c.Name, tc.Error, c.Failure)
 		}
 	}
-	if got := byName["TOK: reading refuses choice_01"]; got.SystemOut != "+0.0001s -> {}\n+0.0002s <- {}" || got.SystemErr != "panic: boom" {
+	if got := byName["TOK-2/leading-zero: TOK: reading refuses choice_01"]; got.SystemOut != "+0.0001s -> {}\n+0.0002s <- {}" || got.SystemErr != "panic: boom" {
 		t.Errorf("transcript and stderr: out %q, err %q", got.SystemOut, got.SystemErr)
 	}
 	props := testcaseProperties(t, paths.JUnit)
-	if got := props["TOK: reading refuses choice_01"][reports.EntryRules]; got != "TOK-2" {
+	if got := props["TOK-2/leading-zero: TOK: reading refuses choice_01"][reports.EntryRules]; got != "TOK-2" {
 		t.Errorf("JUnit property %s = %q, want TOK-2", reports.EntryRules, got)
 	}
 }
@@ -316,11 +331,11 @@ func TestJSONAndMarkdown(t *testing.T) {
 		"1 passed, 3 failed (2 MUST), 1 skipped, 0 deselected in 2.00s",
 		"| TOK | 1 | 1 | 0 |",
 		"| FB | 0 | 0 | 1 |",
-		"**FAILED** TOK-2 MUST `TOK: reading refuses choice_01`",
+		"**FAILED** `TOK-2/leading-zero` (TOK-2 MUST): TOK: reading refuses choice_01",
 		"    the subject reported accepted",
 		"The subject's process was killed by signal SIGSEGV (segmentation fault).",
 		"<details><summary>transcript</summary>",
-		"**FAILED** CLI-4 SHOULD",
+		"**FAILED** (CLI-4 SHOULD): CLI: clients answers -32602",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("summary lacks %q:\n%s", want, md)
@@ -386,5 +401,55 @@ func TestRemoveTakesAwayOldReports(t *testing.T) {
 	}
 	if _, err := os.Stat(empty); err != nil {
 		t.Errorf("Remove took away a directory: %v", err)
+	}
+}
+
+func TestBaselinesNameChecksByIDAndStillByName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "b.yaml")
+	os.WriteFile(path, []byte("known:\n  - check: TOK-2/leading-zero\n    reason: until 2.0\n  - check: \"RTE: routes ends on close\"\n    reason: old style\n"), 0o644)
+	b, err := reports.LoadBaseline(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := run(sample()).Checks
+	checks[4].ID = "RTE-7/close-ends-choice"
+	v := b.Judge(checks)
+	if len(v.Known) != 2 || len(v.New) != 1 || len(v.Unknown) != 0 {
+		t.Errorf("judgement: %d known, %d new, %d unknown; want 2, 1 (the SHOULD failure), 0", len(v.Known), len(v.New), len(v.Unknown))
+	}
+	if m := v.Migration(path); !strings.Contains(m, "1 entry names the check by its full name, which still works") || !strings.Contains(m, "line 4: RTE-7/close-ends-choice") {
+		t.Errorf("migration note %q", m)
+	}
+
+	written := filepath.Join(dir, "new.yaml")
+	if err := reports.WriteBaseline(written, "sample", checks); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(written)
+	for _, want := range []string{"# TOK: reading refuses choice_01\n", "check: TOK-2/leading-zero\n", "check: RTE-7/close-ends-choice\n"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the written baseline lacks %q:\n%s", want, data)
+		}
+	}
+	again, err := reports.LoadBaseline(written)
+	if err != nil || len(again.Judge(checks).Known) != 3 || again.Judge(checks).Migration(written) != "" {
+		t.Errorf("the written baseline does not read back as knowing the 3 failures by ID: %v\n%s", err, data)
+	}
+	empty := filepath.Join(dir, "empty.yaml")
+	if err := reports.WriteBaseline(empty, "sample", nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := reports.LoadBaseline(empty); err != nil || len(b.Known) != 0 {
+		t.Errorf("an empty baseline: %v", err)
+	}
+}
+
+func TestLocationsAreRelativeToTheRepository(t *testing.T) {
+	_, file, _, _ := goruntime.Caller(0) // .../reports/reports_test.go
+	r := sample()
+	r.SpecReports[0].LeafNodeLocation = types.CodeLocation{FileName: file, LineNumber: 7}
+	if got := run(r).Checks[0].Location; got != "reports/reports_test.go:7" {
+		t.Errorf("location %q, want reports/reports_test.go:7", got)
 	}
 }

@@ -158,7 +158,7 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 		case c.State == StateInterrupted:
 			word = "INTERRUPTED"
 		}
-		fmt.Fprintf(&b, "\n**%s** %s %s `%s`\n\n", word, strings.Join(c.Rules, " "), c.Level, c.Name)
+		fmt.Fprintf(&b, "\n**%s** %s\n\n", word, c.Heading("`"))
 		if c.Known != "" {
 			fmt.Fprintf(&b, "Known failure: %s\n\n", elide.Head(c.Known, 1000))
 		}
@@ -214,8 +214,12 @@ func WriteJUnit(w io.Writer, r Run) error {
 		if c.State == StateDeselected {
 			continue
 		}
+		name := c.Name
+		if c.ID != "" {
+			name = c.ID + ": " + c.Name
+		}
 		tc := reporters.JUnitTestCase{
-			Name:      c.Name,
+			Name:      name,
 			Classname: "acpconform." + c.Area,
 			Status:    c.State,
 			Time:      c.Seconds,

@@ -406,30 +406,15 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 		fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
 	}
 	for _, ch := range run.Checks {
-		if !ch.Failed() {
-			continue
-		}
-		word := "FAILED"
-		if ch.Known != "" {
-			word = "KNOWN"
-		}
-		reason := firstLine(ch.Failure)
-		if run.Verdict == reports.CouldNotRun {
-			reason = strings.ReplaceAll(elide.Lines(strings.TrimSpace(ch.Failure), 15, 500), "\n", "\n  ")
-		}
-		fmt.Fprintf(&b, "%s %s %s: %s\n  %s\n", word, ruleIDs(ch), ch.Level, elide.Head(ch.Name, 300), reason)
-		if ch.Process != "" {
-			fmt.Fprintf(&b, "  the subject's process %s\n", ch.Process)
-		}
-		if tail := lastStderrLines(ch.Diagnostics, 5); tail != "" && (ch.Process != "" || c.cfg.Verbose) {
-			fmt.Fprintf(&b, "  its stderr ends:\n    %s\n", strings.ReplaceAll(tail, "\n", "\n    "))
-		}
-		if c.cfg.Verbose && ch.Transcript != "" {
-			fmt.Fprintf(&b, "  transcript:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(elide.Tail(ch.Transcript, 16<<10)), "\n", "\n    "))
+		if ch.Failed() {
+			c.printFailure(&b, ch, run.Verdict == reports.CouldNotRun)
 		}
 	}
 	if c.baseline != nil {
 		fmt.Fprintf(&b, "baseline %s: %d known failures\n", c.baseline.File(), t.Known)
+		if m := c.baseline.Judge(run.Checks).Migration(c.baseline.File()); m != "" {
+			fmt.Fprintf(c.stderr, "acpconform %s: %s\n", c.cmd, m)
+		}
 	}
 	for _, p := range run.Problems {
 		if c.baseline == nil && strings.HasPrefix(p, "new failure:") {
@@ -450,13 +435,64 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 	}
 }
 
-// ruleIDs are the CONTRACT IDs a check cites, or its area when it cites none.
-func ruleIDs(c reports.Check) string {
-	if len(c.Rules) == 0 {
-		return c.Area
+// Bounds of a failure in the terminal: the reports keep more.
+const (
+	failureLines = 30
+	lineBytes    = 400
+)
+
+// printFailure explains one failed check: what it checks, the whole
+// reason (bounded), how the subject's process ended, and two lines to go
+// further: the command that runs it again, and the rule.
+func (c *checking) printFailure(b *bytes.Buffer, ch reports.Check, startUp bool) {
+	word := "FAILED"
+	switch {
+	case ch.Known != "":
+		word = "KNOWN"
+	case ch.State == reports.StateInterrupted:
+		word = "INTERRUPTED"
 	}
-	return strings.Join(c.Rules, " ")
+	fmt.Fprintf(b, "%s %s\n", word, elide.Head(ch.Heading(""), 400))
+	if ch.Known != "" {
+		fmt.Fprintf(b, "  known failure: %s\n", elide.Head(ch.Known, lineBytes))
+	}
+	fmt.Fprintf(b, "  %s\n", strings.ReplaceAll(elide.Lines(strings.TrimSpace(ch.Failure), failureLines, lineBytes), "\n", "\n  "))
+	if ch.Process != "" {
+		fmt.Fprintf(b, "  the subject's process %s\n", ch.Process)
+	}
+	if tail := lastStderrLines(ch.Diagnostics, 5); tail != "" && (ch.Process != "" || c.cfg.Verbose) && !startUp {
+		fmt.Fprintf(b, "  its stderr ends:\n    %s\n", strings.ReplaceAll(tail, "\n", "\n    "))
+	}
+	if c.cfg.Verbose && ch.Transcript != "" {
+		fmt.Fprintf(b, "  transcript:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(elide.Tail(ch.Transcript, 16<<10)), "\n", "\n    "))
+	}
+	if ch.ID != "" {
+		line := make([]string, len(c.again))
+		for i, w := range c.again {
+			line[i] = strings.ReplaceAll(w, "{check}", ch.ID)
+		}
+		fmt.Fprintf(b, "  run it again: %s\n", shellQuote(line))
+	}
+	if len(ch.Rules) > 0 {
+		fmt.Fprintf(b, "  the rule:     acpconform explain %s\n", ch.Rules[0])
+	}
 }
+
+// shellQuote joins words into a command line a POSIX shell reads back as
+// the same words.
+func shellQuote(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if w != "" && safeWord.MatchString(w) {
+			out[i] = w
+		} else {
+			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+var safeWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 
 // failureOf is what to say on stderr about a run that did not reach a
 // verdict of conformance: its start-up diagnosis, or its reason.
