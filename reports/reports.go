@@ -153,7 +153,7 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 			continue
 		}
 		c := Check{
-			Name:     s.FullText(),
+			Name:     strings.TrimSpace(s.FullText()), // the run's own container has no text
 			Seconds:  s.RunTime.Seconds(),
 			Location: relative(s.LeafNodeLocation),
 		}

@@ -1,9 +1,7 @@
 package suite
 
 import (
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	ginkgo "github.com/onsi/ginkgo/v2"
@@ -39,9 +37,12 @@ type Config struct {
 	Output io.Writer
 	// NoColor turns off the colours of Ginkgo's output.
 	NoColor bool
-	// Progress, when set, gets a line for each contract area as its checks
-	// finish.
+	// Progress, when set, gets a line for each contract area as its last
+	// check finishes, and a line when nothing was said for Heartbeat.
 	Progress io.Writer
+	// Heartbeat is how long Progress may stay silent while a check runs;
+	// zero means DefaultHeartbeat.
+	Heartbeat time.Duration
 	// DryRun walks the catalogue without running a check, to list it.
 	DryRun bool
 	// OnStart is called once the run has begun and Ginkgo handles
@@ -72,16 +73,10 @@ func (c Config) ScenarioTimeout() time.Duration {
 func Run(cfg Config, define func()) types.Report {
 	var report types.Report
 	gomega.RegisterFailHandler(ginkgo.Fail)
-	define()
-	ginkgo.ReportAfterSuite("acpconform report", func(r types.Report) { report = r })
-	if cfg.OnStart != nil {
-		ginkgo.ReportBeforeSuite(func(types.Report) { cfg.OnStart() })
-	}
-	if cfg.Progress != nil {
-		p := &progress{w: cfg.Progress}
-		ginkgo.ReportAfterEach(p.spec)
-		ginkgo.ReportAfterSuite("acpconform progress", func(types.Report) { p.flush() })
-	}
+	// One container around it all, in the catalogue's own order: Ginkgo
+	// otherwise sorts checks by file name and shuffles the top level. A
+	// failure must not skip the rest: ContinueOnFailure.
+	ginkgo.Describe("", ginkgo.Ordered, ginkgo.ContinueOnFailure, define)
 	// Ginkgo's default reporter writes to this writer; it is Ginkgo's own
 	// setting, so no file descriptor needs redirecting.
 	formatter.ColorableStdOut = cfg.Output
@@ -99,7 +94,23 @@ func Run(cfg Config, define func()) types.Report {
 	reporterConfig.Succinct = !cfg.Verbose
 	reporterConfig.Verbose = cfg.Verbose
 	reporterConfig.NoColor = cfg.NoColor
-	ginkgo.RunSpecs(&failRecorder{}, "acpconform: "+cfg.Subject.Name(), suiteConfig, reporterConfig)
+	description := "acpconform: " + cfg.Subject.Name()
+	if cfg.Progress != nil {
+		p := newProgress(cfg.Progress, cfg.Heartbeat)
+		// A preview walks the same tree without running it, so progress
+		// knows how many checks of each area the run will execute. The
+		// nodes below come after it: the preview must not run them.
+		p.expect(ginkgo.PreviewSpecs(description, suiteConfig, reporterConfig))
+		ginkgo.ReportBeforeSuite(p.begin)
+		ginkgo.ReportBeforeEach(p.started)
+		ginkgo.ReportAfterEach(p.spec)
+		ginkgo.ReportAfterSuite("acpconform progress", p.end)
+	}
+	ginkgo.ReportAfterSuite("acpconform report", func(r types.Report) { report = r })
+	if cfg.OnStart != nil {
+		ginkgo.ReportBeforeSuite(func(types.Report) { cfg.OnStart() })
+	}
+	ginkgo.RunSpecs(&failRecorder{}, description, suiteConfig, reporterConfig)
 	return report
 }
 
@@ -114,46 +125,6 @@ func (c Config) Selected() (func(labels []string) bool, error) {
 		return nil, err
 	}
 	return func(labels []string) bool { return f(labels) }, nil
-}
-
-// progress writes a line per contract area as its checks finish: the
-// checks of an area run one after another.
-type progress struct {
-	w       io.Writer
-	area    string
-	total   int
-	counts  map[string]int
-	started time.Time
-}
-
-func (p *progress) spec(s types.SpecReport) {
-	area := ""
-	for _, l := range s.Labels() {
-		if a, ok := strings.CutPrefix(l, "area:"); ok {
-			area = a
-		}
-	}
-	if area != p.area {
-		p.flush()
-		p.area, p.total, p.counts, p.started = area, 0, map[string]int{}, time.Now()
-	}
-	p.total++
-	switch {
-	case s.State == types.SpecStatePassed:
-		p.counts["passed"]++
-	case s.State.Is(types.SpecStateFailureStates):
-		p.counts["failed"]++
-	default:
-		p.counts["skipped"]++
-	}
-}
-
-func (p *progress) flush() {
-	if p.area == "" || p.total == 0 {
-		return
-	}
-	fmt.Fprintf(p.w, "  %-4s %3d checks: %d passed, %d failed, %d skipped\n", p.area, p.total, p.counts["passed"], p.counts["failed"], p.counts["skipped"])
-	p.total = 0
 }
 
 // failRecorder is the GinkgoTestingT of a run outside go test.

@@ -285,7 +285,7 @@ func (c *checking) catalogue() reports.Run {
 	if deadline, ok := c.ctx.Deadline(); ok {
 		cfg.Timeout = time.Until(deadline)
 	}
-	if isTerminal(os.Stderr) && !cfg.Verbose {
+	if !cfg.Verbose { // -v has Ginkgo say more
 		cfg.Progress = c.stderr
 	}
 	cfg.OnStart = func() { fmt.Fprintf(c.stderr, "acpconform: checking %s\n", cfg.Subject.Name()) }
