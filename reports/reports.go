@@ -75,6 +75,7 @@ func (c Check) Must() bool { return c.Level != "SHOULD" }
 // Run is one run of the catalogue, whatever became of it.
 type Run struct {
 	Subject  string
+	Command  string // the subject's command line, when it is a command
 	Version  string // of acpconform
 	Contract string // the contract revision
 	Verdict  Verdict

@@ -106,6 +106,7 @@ type JSON struct {
 	Version    string   `json:"version,omitempty"`
 	Contract   string   `json:"contract,omitempty"`
 	Subject    string   `json:"subject"`
+	Command    string   `json:"command,omitempty"`
 	Verdict    Verdict  `json:"verdict"`
 	Reason     string   `json:"reason"`
 	Succeeded  bool     `json:"succeeded"` // the verdict is conformant
@@ -121,7 +122,7 @@ func WriteJSON(w io.Writer, r Run) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(JSON{
 		Acpconform: FormatVersion, Version: r.Version, Contract: r.Contract,
-		Subject: r.Subject, Verdict: r.Verdict, Reason: r.Reason, Succeeded: r.Verdict == Conformant,
+		Subject: r.Subject, Command: r.Command, Verdict: r.Verdict, Reason: r.Reason, Succeeded: r.Verdict == Conformant,
 		Seconds: r.Seconds, Totals: Count(r.Checks), Problems: r.Problems, Checks: r.Checks,
 	})
 }
@@ -204,6 +205,7 @@ func WriteJUnit(w io.Writer, r Run) error {
 		Time:    r.Seconds,
 		Properties: reporters.JUnitProperties{Properties: []reporters.JUnitProperty{
 			{Name: "subject", Value: r.Subject},
+			{Name: "subject.command", Value: r.Command},
 			{Name: "verdict", Value: string(r.Verdict)},
 			{Name: "reason", Value: r.Reason},
 			{Name: "acpconform.version", Value: r.Version},

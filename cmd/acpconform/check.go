@@ -200,6 +200,7 @@ func (t timedOut) Error() string {
 type checking struct {
 	cmd      string
 	again    []string // the command line that runs one check again, with {check} for its ID
+	command  string   // the subject's, shell-quoted
 	cfg      suite.Config
 	o        scenarios.Options
 	f        *checkFlags
@@ -219,6 +220,9 @@ func (a *app) checkSubject(cmd *cobra.Command, subject suite.Subject, argv []str
 		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
 	}
 	c := &checking{cmd: cmd.Name(), again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, stderr: a.stderr}
+	if len(argv) > 0 {
+		c.command = shellQuote(argv)
+	}
 	if f.toStdout() > 0 {
 		c.stdout = a.stderr // a report has stdout; the summary is for people
 	}
@@ -324,7 +328,7 @@ func (c *checking) paths() reports.Paths {
 // verdict's, or 6 when a file could not be written and the verdict was no
 // worse than nothing checked.
 func (c *checking) finish(run reports.Run, outputErr error) int {
-	run.Version, run.Contract = version.String(), suite.Revision()
+	run.Version, run.Contract, run.Command = version.String(), suite.Revision(), c.command
 	reason := ""
 	if c.ctx.Err() != nil {
 		reason = interruptedReason(c.ctx, run)
