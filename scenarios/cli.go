@@ -45,7 +45,7 @@ func (e *env) cli() {
 			e.entry("cancel, without content", rules("CLI-2"), probe.User{Action: "cancel"}),
 		)
 
-		e.it("handles elicitation/create when it advertises form: no -32601", rules("CLI-1"), func(ctx SpecContext) {
+		e.it("route-registered", "handles elicitation/create when it advertises form: no -32601", rules("CLI-1"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			t := e.turn(ctx, elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, obeyed()))
 			answer := t.exchanges()[0].Answer
@@ -54,7 +54,7 @@ func (e *env) cli() {
 			}
 		})
 
-		e.it("answers a token past ten with the const offered there", rules("CLI-2"), func(ctx SpecContext) {
+		e.it("token-past-ten", "answers a token past ten with the const offered there", rules("CLI-2"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			form := script.Elicit{Question: "Pick one of twelve"}
 			for i := 0; i < 12; i++ {
@@ -63,7 +63,7 @@ func (e *env) cli() {
 			e.turn(ctx, elicitStep(form, probe.User{Action: "accept", Pick: 11}, nil, obeyed()))
 		})
 
-		e.it("answers each of two requests in one turn exactly once", rules("CLI-2"), func(ctx SpecContext) {
+		e.it("two-requests-answered-once", "answers each of two requests in one turn exactly once", rules("CLI-2"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			t := e.turn(ctx,
 				elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, obeyed()),
@@ -72,14 +72,14 @@ func (e *env) cli() {
 			Expect(t.exchanges()).To(HaveEach(HaveField("Answered", true)))
 		})
 
-		e.it("tolerates option _meta and unknown _meta keys", rules("CLI-3"), func(ctx SpecContext) {
+		e.it("tolerates-meta", "tolerates option _meta and unknown _meta keys", rules("CLI-3"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			meta := json.RawMessage(`{"vendor.example/trace":"abc","vendor.example/nested":{"x":[1,2]}}`)
 			t := e.turn(ctx, elicitStep(deployForm(), probe.User{Action: "accept", Pick: 1}, meta, obeyed()))
 			Expect(t.exchanges()[0].Answer.Error).To(BeNil(), "metadata is no reason to refuse")
 		})
 
-		e.it("refuses a binary WebSocket frame, closing with 1003", rules("REM-1"), func(ctx SpecContext) {
+		e.it("client-refuses-binary-frame", "refuses a binary WebSocket frame, closing with 1003", rules("REM-1"), func(ctx SpecContext) {
 			link, err := e.subject.Connect(ctx)
 			Expect(err).NotTo(HaveOccurred(), "connect to %s", e.subject.Name())
 			ws, ok := link.Conn.(*wire.WebSocketConn)
@@ -105,7 +105,7 @@ func (e *env) cli() {
 				"the client ended the connection with %v; a binary frame must be refused with 1003 (unsupported data), not ignored", ws.Err())
 		})
 
-		e.it("refuses a form it did not advertise with -32602", rules("CLI-4"), func(ctx SpecContext) {
+		e.it("unadvertised-form-refused", "refuses a form it did not advertise with -32602", rules("CLI-4"), func(ctx SpecContext) {
 			if e.advertisesForm(ctx) {
 				Skip("the client advertises form elicitation")
 			}

@@ -28,12 +28,12 @@ func (e *env) fb() {
 			e.entry("a JSON-RPC error", rules("FB-1", "RTE-2"), script.Fail(-32603, "Internal error", map[string]string{"why": "busy"}), requestError(-32603, map[string]string{"why": "busy"})),
 		)
 
-		e.it("may answer after waiting", rules("FB-2"), func(ctx SpecContext) {
+		e.it("answers-after-waiting", "may answer after waiting", rules("FB-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 50))).To(BeOutcome(declined))
 		})
 
-		e.it("may block, and then ends with the caller's context", rules("FB-2", "RTE-7"), func(ctx SpecContext) {
+		e.it("blocking-ends-with-cancel", "may block, and then ends with the caller's context", rules("FB-2", "RTE-7"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			turn := f.mc.Prompt(ctx, mustJSON(withFallback(deploy(), declinedFallback, 3_600_000)))
 			By("cancelling the prompt turn while the fallback waits an hour")
@@ -51,7 +51,7 @@ func (e *env) fb() {
 			Expect(turn.Wait(ctx)).To(Equal("cancelled"))
 		})
 
-		e.it("may block, and honours its context", rules("FB-2"), inProcess, func(ctx SpecContext) {
+		e.it("blocking-honours-context", "may block, and honours its context", rules("FB-2"), inProcess, func(ctx SpecContext) {
 			e.needInProcess()
 			s, _ := e.goSession(ctx, bareClient)
 			started := make(chan struct{})
@@ -93,14 +93,14 @@ func (e *env) fb() {
 			e.entry("a label instead of a value", rules("FB-4"), "A", invalidFallback),
 		)
 
-		e.it("propagates a fallback's error unchanged", rules("FB-5"), func(ctx SpecContext) {
+		e.it("error-unchanged", "propagates a fallback's error unchanged", rules("FB-5"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			want := failedWith(probe.ErrorFallback)
 			want.Message = "the policy says no"
 			Expect(f.probe(ctx, withFallback(deploy(), errorFallback, 0))).To(BeOutcome(want))
 		})
 
-		e.it("skips a choice whose comparison panics, and goes on, never panicking itself", rules("FB-6"), inProcess, func(ctx SpecContext) {
+		e.it("panicking-comparison-skipped", "skips a choice whose comparison panics, and goes on, never panicking itself", rules("FB-6"), inProcess, func(ctx SpecContext) {
 			e.needInProcess()
 			s, _ := e.goSession(ctx, bareClient)
 			offered := []reference.Choice[any]{
@@ -118,7 +118,7 @@ func (e *env) fb() {
 			Expect(err).To(MatchError(reference.ErrInvalidFallback), "uncomparable values never match by default")
 		})
 
-		e.it("refuses a fallback that returns the zero Result, which is no outcome", rules("RES-3", "FB-4"), inProcess, func(ctx SpecContext) {
+		e.it("zero-result-refused", "refuses a fallback that returns the zero Result, which is no outcome", rules("RES-3", "FB-4"), inProcess, func(ctx SpecContext) {
 			e.needInProcess()
 			s, _ := e.goSession(ctx, bareClient)
 			res, err := reference.AskChoice(ctx, s, "Pick", []reference.Choice[string]{{Value: "a", Label: "A"}},
@@ -127,7 +127,7 @@ func (e *env) fb() {
 			Expect(res.Status().Valid()).To(BeFalse())
 		})
 
-		e.it("matches in order: the first equal offered value wins", rules("FB-6"), func(ctx SpecContext) {
+		e.it("first-match-wins", "matches in order: the first equal offered value wins", rules("FB-6"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			req := ask("Pick", choice("x", "First x"), choice("x", "Second x"), choice("y", "Y"))
 			Expect(f.probe(ctx, withFallback(req, acceptedFallback("x"), 0))).To(BeOutcome(accepted(0, "x")))

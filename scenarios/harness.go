@@ -39,15 +39,18 @@ type env struct {
 	freeUser   bool
 	promptText string
 
+	checks *Checks // what this catalogue declares
+
 	caps  sync.Mutex // advertisesForm, for a client subject
 	known bool       // the client's capabilities were read
 	form  bool
 }
 
-// Catalogue declares every check against o.Subject. Call it while Ginkgo
-// builds its tree: at the top level, or in a container.
-func Catalogue(o Options) {
-	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, freeUser: o.FreeUser, promptText: o.Prompt}
+// Catalogue declares every check of o.Subject's role against it. Call it
+// while Ginkgo builds its tree: at the top level, or in a container. The
+// checks it returns are listed once Ginkgo has built the tree (see Checks).
+func Catalogue(o Options) *Checks {
+	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, freeUser: o.FreeUser, promptText: o.Prompt, checks: &Checks{}}
 	if e.response <= 0 {
 		e.response = suite.DefaultResponse
 	}
@@ -81,11 +84,13 @@ func Catalogue(o Options) {
 	case suite.RelayRole:
 		e.relayChecks()
 	}
+	return e.checks
 }
 
-// rules labels a spec with the CONTRACT IDs it checks: rule:<ID> for each,
-// and the area, level and role of the first. An unknown ID panics while
-// the tree is built, so a typo cannot ship.
+// rules labels a check with the CONTRACT IDs it checks: rule:<ID> for
+// each, the area and role of the first, and the level MUST when any of
+// them is a MUST. The first is also the rule of the check's ID. An unknown
+// ID panics while the tree is built, so a typo cannot ship.
 func rules(ids ...string) Labels {
 	first := suite.MustLookup(ids[0])
 	level := suite.Should
@@ -102,16 +107,6 @@ func rules(ids ...string) Labels {
 
 // inProcess labels a check that needs the reference's Go API.
 var inProcess = Label("in-process")
-
-// it declares one check, bounded by the scenario timeout.
-func (e *env) it(text string, args ...any) {
-	It(text, append(args, SpecTimeout(e.scenario))...)
-}
-
-// entry declares one table entry, bounded by the scenario timeout.
-func (e *env) entry(text string, args ...any) TableEntry {
-	return Entry(text, append([]any{SpecTimeout(e.scenario)}, args...)...)
-}
 
 // needInProcess skips a check the subject cannot run.
 func (e *env) needInProcess() {

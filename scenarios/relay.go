@@ -17,7 +17,7 @@ import (
 // mock agent where the relay connects, and plays the client on its stdio.
 func (e *env) relayChecks() {
 	Describe("RTE: a relay under test", func() {
-		e.it("passes the client's elicitation capability on to the agent", rules("RTE-5"), func(ctx SpecContext) {
+		e.it("passes-capability", "passes the client's elicitation capability on to the agent", rules("RTE-5"), func(ctx SpecContext) {
 			mc, a := e.throughRelay(ctx, formClient)
 			Expect(mc.Initialize(e.wait(ctx))).To(Succeed(), "initialize through the relay")
 			Expect(advertisesFormIn(a.Capabilities())).To(BeTrue(),
@@ -25,7 +25,7 @@ func (e *env) relayChecks() {
 					"the client's capabilities without it, so every ask_choice behind it takes the unsupported path", a.Capabilities())
 		})
 
-		e.it("relays elicitation/create to the client, and the answer back unchanged", rules("RTE-5", "REM-3"), func(ctx SpecContext) {
+		e.it("relays-elicitation-and-answer", "relays elicitation/create to the client, and the answer back unchanged", rules("RTE-5", "REM-3"), func(ctx SpecContext) {
 			user := probe.User{Action: "accept", Pick: 1}
 			mc, a := e.throughRelay(ctx, formClient, elicitStep(deployForm(), user, nil, nil))
 			mc.Append(script.Elicitation{Answer: script.Accept(1)})

@@ -41,16 +41,16 @@ func (e *env) remote() {
 				Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 0))).To(BeOutcome(want))
 				Expect(f.sent()).To(HaveLen(sent), "elicitations that reached the client")
 			},
-			e.entry("without the opt-in, the agent sees -32601 and runs no fallback", remote, inProcess, rules("RTE-5", "REM-3", "RTE-1"),
+			e.entry("without the opt-in, the agent sees -32601 and runs no fallback", slug("mirror-without-opt-in"), remote, inProcess, rules("RTE-5", "REM-3", "RTE-1"),
 				relay.MirrorOptions{}, nil, requestError(-32601, map[string]string{"method": "elicitation/create"}), 0),
-			e.entry("with the opt-in, the choice reaches the client and the answer comes back", remote, inProcess, rules("RTE-5", "REM-3"),
+			e.entry("with the opt-in, the choice reaches the client and the answer comes back", slug("mirror-with-opt-in"), remote, inProcess, rules("RTE-5", "REM-3"),
 				relay.MirrorOptions{UnstableProtocol: true}, []script.Answer{script.Accept(1)}, accepted(1, "production"), 1),
 			// The fallback declines: the agent took the unsupported path.
-			e.entry("rebuilding the capabilities, it turns every ask_choice into the unsupported path", remote, inProcess, rules("RTE-5"),
+			e.entry("rebuilding the capabilities, it turns every ask_choice into the unsupported path", slug("mirror-rebuilding-capabilities"), remote, inProcess, rules("RTE-5"),
 				relay.MirrorOptions{UnstableProtocol: true, RebuildCapabilities: true}, nil, declined, 0),
 		)
 
-		e.it("a command relay transports frames unchanged, byte for byte", remote, inProcess, rules("RTE-6"), func(ctx SpecContext) {
+		e.it("command-relay-byte-for-byte", "a command relay transports frames unchanged, byte for byte", remote, inProcess, rules("RTE-6"), func(ctx SpecContext) {
 			e.needInProcess()
 			tap := &stdioTap{}
 			srv, err := relay.NewServer("127.0.0.1:0", relay.RelayTo(tap.start, slog.New(slog.DiscardHandler)), relay.Options{})
@@ -78,7 +78,7 @@ func (e *env) remote() {
 			Expect(tap.fromCommand()).To(Equal(received), "what the client read is what the command wrote")
 		})
 
-		e.it("carries one message per text frame, with no newline, and refuses binary and oversized frames", remote, inProcess, rules("REM-1"), func(ctx SpecContext) {
+		e.it("one-message-per-text-frame", "carries one message per text frame, with no newline, and refuses binary and oversized frames", remote, inProcess, rules("REM-1"), func(ctx SpecContext) {
 			e.needInProcess()
 			srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{MaxFrame: 64 << 10})
 			Expect(err).NotTo(HaveOccurred())
@@ -109,7 +109,7 @@ func (e *env) remote() {
 			Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusMessageTooBig), "a frame over the limit is refused: %v", err)
 		})
 
-		e.it("serves the WebSocket at <mount>/ws, metadata at <mount> and health at /healthz", remote, inProcess, rules("REM-2"), func(ctx SpecContext) {
+		e.it("endpoints", "serves the WebSocket at <mount>/ws, metadata at <mount> and health at /healthz", remote, inProcess, rules("REM-2"), func(ctx SpecContext) {
 			e.needInProcess()
 			srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
 			Expect(err).NotTo(HaveOccurred())
@@ -123,7 +123,7 @@ func (e *env) remote() {
 			Expect(meta).To(And(HaveField("Protocol", "acp"), HaveField("WebSocket", "/acp/ws"), HaveField("Auth", "none"), HaveField("MaxFrame", wire.DefaultMaxFrame)))
 		})
 
-		e.it("needs the bearer token, when one is set, and answers 401 without it", remote, inProcess, rules("REM-2"), func(ctx SpecContext) {
+		e.it("bearer-token", "needs the bearer token, when one is set, and answers 401 without it", remote, inProcess, rules("REM-2"), func(ctx SpecContext) {
 			e.needInProcess()
 			srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{Token: "s3cret"})
 			Expect(err).NotTo(HaveOccurred())
@@ -141,7 +141,7 @@ func (e *env) remote() {
 			Expect(f.mc.Initialize(e.wait(ctx))).To(Succeed())
 		})
 
-		e.it("ends a pending choice with a connection error when the server goes away", remote, inProcess, rules("RTE-7", "REM-1"), func(ctx SpecContext) {
+		e.it("server-gone-ends-pending-choice", "ends a pending choice with a connection error when the server goes away", remote, inProcess, rules("RTE-7", "REM-1"), func(ctx SpecContext) {
 			e.needInProcess()
 			sessions := make(chan *reference.Session, 1)
 			srv, err := relay.NewServer("127.0.0.1:0", func(sctx context.Context, conn wire.Conn) {

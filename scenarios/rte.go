@@ -15,7 +15,7 @@ import (
 // rte: route registration and the connection (RTE-1..4, RTE-7).
 func (e *env) rte() {
 	Describe("RTE: route registration and the connection", func() {
-		e.it("surfaces -32601 from a client without the route as a request error, and does nothing else", rules("RTE-1"), func(ctx SpecContext) {
+		e.it("method-not-found-surfaced", "surfaces -32601 from a client without the route as a request error, and does nothing else", rules("RTE-1"), func(ctx SpecContext) {
 			f := e.connect(ctx, client.Config{Capabilities: client.FormElicitation, Unregistered: true})
 			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 0))).To(BeOutcome(requestError(-32601, map[string]string{"method": "elicitation/create"})))
 			Expect(f.requests()).To(Equal([]string{"elicitation/create"}), "no retry, no permission request, no fallback")
@@ -28,21 +28,21 @@ func (e *env) rte() {
 				want.Message = message
 				Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 0))).To(BeOutcome(want))
 			},
-			e.entry("-32602", rules("RTE-2"), script.Fail(-32602, "Invalid params", map[string]string{"error": "missing sessionId"}), -32602, "Invalid params", map[string]string{"error": "missing sessionId"}),
-			e.entry("-32603", rules("RTE-2"), script.Fail(-32603, "Internal error", nil), -32603, "Internal error", nil),
+			e.entry("-32602", slug("code-32602"), rules("RTE-2"), script.Fail(-32602, "Invalid params", map[string]string{"error": "missing sessionId"}), -32602, "Invalid params", map[string]string{"error": "missing sessionId"}),
+			e.entry("-32603", slug("code-32603"), rules("RTE-2"), script.Fail(-32603, "Internal error", nil), -32603, "Internal error", nil),
 			e.entry("an application code with structured data", rules("RTE-2"),
 				script.Fail(4242, "Editor busy", map[string]any{"retryAfter": []int{1, 2}, "nested": map[string]bool{"ok": false}}),
 				4242, "Editor busy", map[string]any{"retryAfter": []int{1, 2}, "nested": map[string]bool{"ok": false}}),
 			e.entry("-32601 in another SDK's words", rules("RTE-1", "RTE-2"), script.Fail(-32601, `"Method not found": elicitation/create`, nil), -32601, `"Method not found": elicitation/create`, nil),
 		)
 
-		e.it("needs no opt-in of the sending agent to send", rules("RTE-4"), func(ctx SpecContext) {
+		e.it("no-opt-in-needed", "needs no opt-in of the sending agent to send", rules("RTE-4"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.AcceptDefault())
 			Expect(f.probe(ctx, deploy())).To(BeOutcome(accepted(1, "production")))
 			Expect(f.requests()).To(Equal([]string{"elicitation/create"}))
 		})
 
-		e.it("ends a pending choice promptly with a connection error when the connection closes", rules("RTE-7"), inProcess, func(ctx SpecContext) {
+		e.it("close-ends-pending-choice", "ends a pending choice promptly with a connection error when the connection closes", rules("RTE-7"), inProcess, func(ctx SpecContext) {
 			e.needInProcess()
 			s, f := e.goSession(ctx, client.Config{Capabilities: client.FormElicitation})
 			f.mc.Append(script.Elicitation{Answer: script.CloseConnection()})
@@ -52,7 +52,7 @@ func (e *env) rte() {
 			Expect(errors.As(err, &reqErr)).To(BeFalse(), "a closed connection is not an answer")
 		})
 
-		e.it("ends a pending choice when the caller cancels, and tells the client", rules("RTE-7"), func(ctx SpecContext) {
+		e.it("cancel-tells-client", "ends a pending choice when the caller cancels, and tells the client", rules("RTE-7"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Never())
 			turn := f.mc.Prompt(ctx, mustJSON(deploy()))
 			Expect(f.mc.WaitElicitations(e.wait(ctx), 1)).To(Succeed())

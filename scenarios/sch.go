@@ -13,7 +13,7 @@ import (
 // sch: what ask_choice sends (SCH-1..6, DEF-2).
 func (e *env) sch() {
 	Describe("SCH: what ask_choice sends", func() {
-		e.it("sends one form request scoped to the session, with the question exactly as given", rules("SCH-1"), func(ctx SpecContext) {
+		e.it("one-form-scoped-to-session", "sends one form request scoped to the session, with the question exactly as given", rules("SCH-1"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := deploy()
 			req.Question = "  Choose a deployment target \n"
@@ -27,7 +27,7 @@ func (e *env) sch() {
 			Expect(f.requests()).To(Equal([]string{"elicitation/create"}), "one request per call")
 		})
 
-		e.it("sends exactly the typed-choice schema: one required string property with a oneOf of tokens and labels, the default as a token", rules("SCH-2", "SCH-3", "SCH-5", "DEF-2"), func(ctx SpecContext) {
+		e.it("exact-schema", "sends exactly the typed-choice schema: one required string property with a oneOf of tokens and labels, the default as a token", rules("SCH-2", "SCH-3", "SCH-5", "DEF-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := deploy()
 			req.Choices[0].Label = " Preview "
@@ -48,7 +48,7 @@ func (e *env) sch() {
 			}`))
 		})
 
-		e.it("numbers tokens choice_0, choice_1, ... in plain decimal, in the order given, past ten", rules("SCH-3", "SCH-4"), func(ctx SpecContext) {
+		e.it("tokens-in-order-past-ten", "numbers tokens choice_0, choice_1, ... in plain decimal, in the order given, past ten", rules("SCH-3", "SCH-4"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := ask("Pick one")
 			var tokens, labels []string
@@ -64,7 +64,7 @@ func (e *env) sch() {
 			Expect(form.Labels()).To(Equal(labels))
 		})
 
-		e.it("never puts an application value on the wire, whatever its JSON type", rules("SCH-4"), func(ctx SpecContext) {
+		e.it("no-value-on-the-wire", "never puts an application value on the wire, whatever its JSON type", rules("SCH-4"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := ask("Pick one",
 				choice("value-string-7f3a", "A"),
@@ -78,7 +78,7 @@ func (e *env) sch() {
 			Expect(raw).NotTo(ContainSubstring("71937"))
 		})
 
-		e.it("sends no option metadata for a choice without a description", rules("SCH-5"), func(ctx SpecContext) {
+		e.it("no-meta-without-description", "sends no option metadata for a choice without a description", rules("SCH-5"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			Expect(f.probe(ctx, ask("Pick", choice("a", "A"), described(choice("b", "B"), "Bee")))).To(BeOutcome(declined))
 			oneOf := gjson.GetBytes(f.params(), "requestedSchema.properties.choice.oneOf")
@@ -86,7 +86,7 @@ func (e *env) sch() {
 			Expect(oneOf.Get("1._meta").Raw).To(MatchJSON(`{"acpkit.dev/choice-description":"Bee"}`))
 		})
 
-		e.it("invents nothing: a list value is one value, never a multi-select, and no enum is added", rules("SCH-6"), func(ctx SpecContext) {
+		e.it("invents-nothing", "invents nothing: a list value is one value, never a multi-select, and no enum is added", rules("SCH-6"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Accept(0))
 			req := ask("Regions", choice([]string{"eu", "us"}, "Both regions"), choice([]string{"eu"}, "Europe"))
 			Expect(f.probe(ctx, req)).To(BeOutcome(accepted(0, []string{"eu", "us"})))
@@ -95,7 +95,7 @@ func (e *env) sch() {
 					{"const":"choice_0","title":"Both regions"},{"const":"choice_1","title":"Europe"}]}}}`))
 		})
 
-		e.it("sends no default when no choice is the default", rules("DEF-2"), func(ctx SpecContext) {
+		e.it("no-default-sent", "sends no default when no choice is the default", rules("DEF-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := deploy()
 			req.Choices[1].Default = false
@@ -103,7 +103,7 @@ func (e *env) sch() {
 			Expect(gjson.GetBytes(f.params(), "requestedSchema.properties.choice.default").Exists()).To(BeFalse(), "default is absent, not null or empty")
 		})
 
-		e.it("sends duplicate labels and values as they are", rules("SCH-3"), func(ctx SpecContext) {
+		e.it("duplicates-as-they-are", "sends duplicate labels and values as they are", rules("SCH-3"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Accept(1))
 			req := ask("Pick", choice("same", "Same"), choice("same", "Same"))
 			Expect(f.probe(ctx, req)).To(BeOutcome(accepted(1, "same")))

@@ -32,14 +32,14 @@ func (e *env) val() {
 				ask("Q", withDefault(choice("a", "A")), withDefault(choice("b", "B")), choice("c", " ")), "choice labels must not be blank"),
 		)
 
-		e.it("validates before the capability check and before any fallback", rules("VAL-5"), func(ctx SpecContext) {
+		e.it("before-capability-and-fallback", "validates before the capability check and before any fallback", rules("VAL-5"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			req := withFallback(ask(" ", choice("a", "A")), declinedFallback, 0)
 			Expect(f.probe(ctx, req)).To(BeOutcome(invalid("question must not be blank")))
 			Expect(f.requests()).To(BeEmpty())
 		})
 
-		e.it("validates before a fallback would accept", rules("VAL-5", "VAL-4"), func(ctx SpecContext) {
+		e.it("before-fallback-accepts", "validates before a fallback would accept", rules("VAL-5", "VAL-4"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			req := withFallback(ask("Q", withDefault(choice("a", "A")), withDefault(choice("b", "B"))), acceptedFallback("a"), 0)
 			Expect(f.probe(ctx, req)).To(BeOutcome(invalid("at most one choice may be the default")))

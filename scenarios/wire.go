@@ -22,7 +22,7 @@ var wireOnly = Label("wire-only")
 // CAP-3), for agents without a probe adapter.
 func (e *env) wire() {
 	Describe("WIRE: what the agent sends, seen on the wire alone", func() {
-		e.it("sends one well-formed typed-choice form, scoped to the session", wireOnly,
+		e.it("wire-well-formed-form", "sends one well-formed typed-choice form, scoped to the session", wireOnly,
 			rules("SCH-1", "SCH-2", "SCH-3", "SCH-4", "SCH-5", "SCH-6", "DEF-2"), func(ctx SpecContext) {
 				f := e.connect(ctx, formClient).answer(script.Decline())
 				_, err := f.mc.Prompt(ctx, e.prompt()).Wait(e.wait(ctx))
@@ -43,9 +43,9 @@ func (e *env) wire() {
 				Expect(err).NotTo(HaveOccurred(), "the prompt turn")
 				Expect(f.requests()).To(BeEmpty(), "no elicitation, and no permission request in its place")
 			},
-			e.entry("no capabilities", wireOnly, rules("CAP-2", "CAP-3"), ""),
-			e.entry("elicitation {}", wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{}}`),
-			e.entry("url alone", wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{"url":{}}}`),
+			e.entry("no capabilities", slug("wire-no-capabilities"), wireOnly, rules("CAP-2", "CAP-3"), ""),
+			e.entry("elicitation {}", slug("wire-elicitation-empty"), wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{}}`),
+			e.entry("url alone", slug("wire-url-alone"), wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{"url":{}}}`),
 		)
 	})
 }
