@@ -57,4 +57,13 @@
 //	})
 //
 // then make sure a mutant of the reference (package mutants) fails it.
+//
+// # Failures
+//
+// A failure starts with one sentence that says what the subject did
+// wrong, naming the step, and, where values are compared, a -want +got
+// diff of the members that differ. Assert with the vocabulary of
+// assert.go (must, expectEqual, expectJSON, expectNone, assert, ...) or
+// BeOutcome, never with a bare Gomega matcher: package mutants fails any
+// failure that shows a pointer, a type dump or matcher wording.
 package scenarios

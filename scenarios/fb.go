@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -19,7 +20,7 @@ func (e *env) fb() {
 			func(ctx SpecContext, answer script.Answer, want probe.Outcome) {
 				f := e.connect(ctx, formClient).answer(answer)
 				Expect(f.probe(ctx, withFallback(deploy(), acceptedFallback("preview"), 0))).To(BeOutcome(want))
-				Expect(f.sent()).To(HaveLen(1))
+				f.expectSent(1, "the client supports form, so the request goes to it")
 			},
 			e.entry("a decline", rules("FB-1"), script.Decline(), declined),
 			e.entry("a cancel", rules("FB-1"), script.Cancel(), cancelled),
@@ -39,7 +40,7 @@ func (e *env) fb() {
 			By("cancelling the prompt turn while the fallback waits an hour")
 			// Nothing on the wire says the turn has begun, and a cancel that
 			// arrives first cancels nothing: cancel until the turn ends.
-			Eventually(ctx, func() bool {
+			ended := poll(ctx, e.response, 50*time.Millisecond, func() bool {
 				_ = f.mc.Cancel(ctx)
 				select {
 				case <-turn.Done():
@@ -47,8 +48,9 @@ func (e *env) fb() {
 				default:
 					return false
 				}
-			}).WithTimeout(e.response).WithPolling(50*time.Millisecond).Should(BeTrue(), "the turn ends")
-			Expect(turn.Wait(ctx)).To(Equal("cancelled"))
+			})
+			assert(ended, "the agent did not end the prompt turn within %s of session/cancel while its fallback waited", e.response)
+			f.expectCancelled(ctx, turn, "its fallback waited")
 		})
 
 		e.it("blocking-honours-context", "may block, and honours its context", rules("FB-2"), inProcess, func(ctx SpecContext) {
@@ -66,9 +68,12 @@ func (e *env) fb() {
 					}))
 				done <- err
 			}()
-			Eventually(ctx, started).Should(BeClosed())
+			_, ok := receive(ctx, e.response, started)
+			assert(ok, "AskChoice did not run the fallback within %s", e.response)
 			cancel()
-			Eventually(ctx, done).Should(Receive(MatchError(context.Canceled)))
+			err, ok := receive(ctx, e.response, done)
+			assert(ok, "AskChoice did not return within %s of the cancel of its context, while its fallback waited", e.response)
+			expectError("AskChoice returned %s once its context was cancelled, want %s", err, context.Canceled)
 		})
 
 		DescribeTable("returns a fallback's decline or cancel unchanged",
@@ -111,11 +116,20 @@ func (e *env) fb() {
 			fallback := func(v any) reference.Option[any] {
 				return reference.WithFallback(func(context.Context) (reference.Result[any], error) { return reference.Accept(v), nil })
 			}
-			res, err := reference.AskChoice(ctx, s, "Pick", offered, fallback("plain"))
-			Expect(err).NotTo(HaveOccurred())
-			Expect(res.Value()).To(Equal("plain"))
-			_, err = reference.AskChoice(ctx, s, "Pick", offered, fallback([]int{1}))
-			Expect(err).To(MatchError(reference.ErrInvalidFallback), "uncomparable values never match by default")
+			// A panic is the subject's failure, said as one.
+			ask := func(v any) (res reference.Result[any], err error) {
+				defer func() {
+					if r := recover(); r != nil {
+						Fail(fmt.Sprintf("AskChoice panicked comparing the fallback's value %s with the offered values: %v", show(v), r))
+					}
+				}()
+				return reference.AskChoice(ctx, s, "Pick", offered, fallback(v))
+			}
+			res, err := ask("plain")
+			must("AskChoice", err)
+			expectEqual("AskChoice returned the value %s, want the offered %s past the choices whose comparison panics", res.Value(), "plain")
+			_, err = ask([]int{1})
+			expectError("AskChoice returned %s for an uncomparable fallback value, want %s: uncomparable values never match by default", err, reference.ErrInvalidFallback)
 		})
 
 		e.it("zero-result-refused", "refuses a fallback that returns the zero Result, which is no outcome", rules("RES-3", "FB-4"), inProcess, func(ctx SpecContext) {
@@ -123,8 +137,8 @@ func (e *env) fb() {
 			s, _ := e.goSession(ctx, bareClient)
 			res, err := reference.AskChoice(ctx, s, "Pick", []reference.Choice[string]{{Value: "a", Label: "A"}},
 				reference.WithFallback(func(context.Context) (reference.Result[string], error) { return reference.Result[string]{}, nil }))
-			Expect(err).To(MatchError(reference.ErrInvalidFallback))
-			Expect(res.Status().Valid()).To(BeFalse())
+			expectError("AskChoice returned %s for a fallback's zero Result, want %s", err, reference.ErrInvalidFallback)
+			assert(!res.Status().Valid(), "AskChoice returned the status %q for a fallback's zero Result, which is no outcome", res.Status())
 		})
 
 		e.it("first-match-wins", "matches in order: the first equal offered value wins", rules("FB-6"), func(ctx SpecContext) {

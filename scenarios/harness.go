@@ -3,13 +3,13 @@ package scenarios
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
@@ -138,10 +138,10 @@ type fixture struct {
 func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
 	f := e.open(ctx, cfg)
-	Expect(f.mc.Initialize(e.wait(ctx))).To(Succeed(), "initialize")
+	must("initialize", f.mc.Initialize(e.wait(ctx)))
 	var err error
 	f.session, err = f.mc.NewSession(e.wait(ctx))
-	Expect(err).NotTo(HaveOccurred(), "session/new")
+	must("session/new", err)
 	return f
 }
 
@@ -149,7 +149,7 @@ func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
 	link, err := e.subject.Connect(ctx)
-	Expect(err).NotTo(HaveOccurred(), "connect to %s", e.subject.Name())
+	must("connecting to "+e.subject.Name(), err)
 	f := &fixture{e: e, mc: client.New(cfg)}
 	f.mc.Connect(link.Conn)
 	DeferCleanup(func() {
@@ -159,7 +159,7 @@ func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 	})
 	DeferCleanup(func() { // runs before the cleanup above: the connection is still open
 		if !f.violationsAllowed {
-			Expect(f.mc.Violations()).To(BeEmpty(), "the subject did what no client script allowed")
+			expectNone("the agent did what no client script allowed", f.mc.Violations())
 		}
 	})
 	return f
@@ -201,8 +201,11 @@ func (f *fixture) answer(answers ...script.Answer) *fixture {
 func (f *fixture) probe(ctx context.Context, req probe.Request) probe.Outcome {
 	GinkgoHelper()
 	out, stop, err := f.mc.Probe(f.e.wait(ctx), req)
-	Expect(err).NotTo(HaveOccurred(), "the probe request %s", mustJSON(req))
-	Expect(stop).To(Equal("end_turn"), "the prompt's stopReason")
+	if err != nil {
+		Fail(fmt.Sprintf("the agent reported no outcome for the probe request: %s\nthe probe request: %s",
+			strings.TrimPrefix(err.Error(), "session/prompt: "), mustJSON(req)))
+	}
+	expectEqual("the agent ended the probe's prompt turn with stopReason %s, want %s", stop, "end_turn")
 	return out
 }
 
@@ -213,8 +216,39 @@ func (f *fixture) sent() []client.Elicitation { return f.mc.Elicitations() }
 func (f *fixture) params() json.RawMessage {
 	GinkgoHelper()
 	sent := f.sent()
-	Expect(sent).To(HaveLen(1), "one elicitation/create per ask_choice")
+	expectEqual("the agent sent %s elicitation/create requests for one ask_choice, want %s", len(sent), 1)
 	return sent[0].Request.Params
+}
+
+// expectSent fails the spec unless the agent sent n elicitation/create
+// requests; why says what the check wants them for.
+func (f *fixture) expectSent(n int, why string) {
+	GinkgoHelper()
+	got := len(f.sent())
+	assert(got == n, "the agent sent %d elicitation/create %s, want %d: %s", got, plural(got, "request", "requests"), n, why)
+}
+
+// expectNoRequest fails the spec when the agent sent the client any
+// request; why says why it may not.
+func (f *fixture) expectNoRequest(why string) {
+	GinkgoHelper()
+	r := f.requests()
+	assert(len(r) == 0, "the agent sent the %s %s, want none: %s", plural(len(r), "request", "requests"), show(r), why)
+}
+
+// expectCancelled fails the spec unless the agent ends turn, which the
+// client cancelled while what says was pending, with stopReason
+// cancelled, within the response timeout.
+func (f *fixture) expectCancelled(ctx context.Context, turn *client.Turn, what string) {
+	GinkgoHelper()
+	stop, err := turn.Wait(f.e.wait(ctx))
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		Fail(fmt.Sprintf("the agent did not end the prompt turn within %s of session/cancel, while %s", f.e.response, what))
+	case err != nil:
+		Fail(fmt.Sprintf("the prompt turn cancelled while %s failed: %s", what, strings.TrimPrefix(err.Error(), "session/prompt: ")))
+	}
+	expectEqual("the agent ended the cancelled prompt turn with stopReason %s, want %s", stop, "cancelled")
 }
 
 // requests lists the methods of every request the subject sent.
@@ -234,4 +268,11 @@ func mustJSON(v any) string {
 		panic(fmt.Sprintf("scenarios: %v", err))
 	}
 	return string(b)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

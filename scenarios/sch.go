@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -19,12 +21,14 @@ func (e *env) sch() {
 			req.Question = "  Choose a deployment target \n"
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
 			params := f.params()
-			Expect(gjson.GetBytes(params, "mode").Raw).To(Equal(`"form"`))
-			Expect(gjson.GetBytes(params, "message").String()).To(Equal("  Choose a deployment target \n"), "the question is not trimmed")
-			Expect(gjson.GetBytes(params, "sessionId").String()).To(Equal(f.session), "the request is scoped to the session")
-			Expect(gjson.GetBytes(params, "toolCallId").Exists()).To(BeFalse(), "no toolCallId")
-			Expect(gjson.GetBytes(params, "requestId").Exists()).To(BeFalse(), "no requestId")
-			Expect(f.requests()).To(Equal([]string{"elicitation/create"}), "one request per call")
+			expectEqual("the agent sent the mode %s, want %s", gjson.GetBytes(params, "mode").Raw, `"form"`)
+			expectEqual("the agent sent the message %s, want the question exactly as given, %s", gjson.GetBytes(params, "message").String(), "  Choose a deployment target \n")
+			expectEqual("the agent sent the sessionId %s, want the session's, %s", gjson.GetBytes(params, "sessionId").String(), f.session)
+			for _, key := range []string{"toolCallId", "requestId"} {
+				v := gjson.GetBytes(params, key)
+				assert(!v.Exists(), "the agent sent a %s (%s), which a form request scoped to the session has none of", key, v.Raw)
+			}
+			expectEqual("the agent sent the requests %s for one ask_choice, want %s", f.requests(), []string{"elicitation/create"})
 		})
 
 		e.it("exact-schema", "sends exactly the typed-choice schema: one required string property with a oneOf of tokens and labels, the default as a token", rules("SCH-2", "SCH-3", "SCH-5", "DEF-2"), func(ctx SpecContext) {
@@ -32,7 +36,7 @@ func (e *env) sch() {
 			req := deploy()
 			req.Choices[0].Label = " Preview "
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
-			Expect(gjson.GetBytes(f.params(), "requestedSchema").Raw).To(MatchJSON(`{
+			expectJSON("the agent sent a requestedSchema other than the typed-choice schema", rawJSON(gjson.GetBytes(f.params(), "requestedSchema")), json.RawMessage(`{
 				"type": "object",
 				"properties": {"choice": {
 					"type": "string",
@@ -59,9 +63,9 @@ func (e *env) sch() {
 			}
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
 			form, err := script.ReadForm(f.params())
-			Expect(err).NotTo(HaveOccurred())
-			Expect(form.Tokens()).To(Equal(tokens))
-			Expect(form.Labels()).To(Equal(labels))
+			must("reading the form the agent sent", err)
+			expectEqual("the agent sent the tokens %s, want %s", form.Tokens(), tokens)
+			expectEqual("the agent sent the labels %s, want %s", form.Labels(), labels)
 		})
 
 		e.it("no-value-on-the-wire", "never puts an application value on the wire, whatever its JSON type", rules("SCH-4"), func(ctx SpecContext) {
@@ -73,24 +77,28 @@ func (e *env) sch() {
 				choice(71937, "D"),
 			)
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
-			raw := string(f.sent()[0].Request.Raw)
-			Expect(raw).NotTo(ContainSubstring("7f3a"))
-			Expect(raw).NotTo(ContainSubstring("71937"))
+			sent := f.sent()
+			assert(len(sent) > 0, "the agent sent no elicitation/create for the ask_choice")
+			raw := string(sent[0].Request.Raw)
+			for _, mark := range []string{"7f3a", "71937"} {
+				assert(!strings.Contains(raw, mark), "the agent put an application value on the wire: %q is in its elicitation/create %s", mark, raw)
+			}
 		})
 
 		e.it("no-meta-without-description", "sends no option metadata for a choice without a description", rules("SCH-5"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			Expect(f.probe(ctx, ask("Pick", choice("a", "A"), described(choice("b", "B"), "Bee")))).To(BeOutcome(declined))
 			oneOf := gjson.GetBytes(f.params(), "requestedSchema.properties.choice.oneOf")
-			Expect(oneOf.Get("0._meta").Exists()).To(BeFalse())
-			Expect(oneOf.Get("1._meta").Raw).To(MatchJSON(`{"acpkit.dev/choice-description":"Bee"}`))
+			meta := oneOf.Get("0._meta")
+			assert(!meta.Exists(), "the agent sent the _meta %s for a choice without a description, want none", meta.Raw)
+			expectJSON("the agent sent other option metadata than the description", rawJSON(oneOf.Get("1._meta")), json.RawMessage(`{"acpkit.dev/choice-description":"Bee"}`))
 		})
 
 		e.it("invents-nothing", "invents nothing: a list value is one value, never a multi-select, and no enum is added", rules("SCH-6"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Accept(0))
 			req := ask("Regions", choice([]string{"eu", "us"}, "Both regions"), choice([]string{"eu"}, "Europe"))
 			Expect(f.probe(ctx, req)).To(BeOutcome(accepted(0, []string{"eu", "us"})))
-			Expect(gjson.GetBytes(f.params(), "requestedSchema").Raw).To(MatchJSON(`{"type":"object","required":["choice"],
+			expectJSON("the agent invented something in the requestedSchema", rawJSON(gjson.GetBytes(f.params(), "requestedSchema")), json.RawMessage(`{"type":"object","required":["choice"],
 				"properties":{"choice":{"type":"string","title":"Choice","oneOf":[
 					{"const":"choice_0","title":"Both regions"},{"const":"choice_1","title":"Europe"}]}}}`))
 		})
@@ -100,7 +108,8 @@ func (e *env) sch() {
 			req := deploy()
 			req.Choices[1].Default = false
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
-			Expect(gjson.GetBytes(f.params(), "requestedSchema.properties.choice.default").Exists()).To(BeFalse(), "default is absent, not null or empty")
+			def := gjson.GetBytes(f.params(), "requestedSchema.properties.choice.default")
+			assert(!def.Exists(), "the agent sent the default %s when no choice is the default, want none (absent, not null or empty)", def.Raw)
 		})
 
 		e.it("duplicates-as-they-are", "sends duplicate labels and values as they are", rules("SCH-3"), func(ctx SpecContext) {
@@ -108,8 +117,16 @@ func (e *env) sch() {
 			req := ask("Pick", choice("same", "Same"), choice("same", "Same"))
 			Expect(f.probe(ctx, req)).To(BeOutcome(accepted(1, "same")))
 			form, err := script.ReadForm(f.params())
-			Expect(err).NotTo(HaveOccurred())
-			Expect(form.Labels()).To(Equal([]string{"Same", "Same"}))
+			must("reading the form the agent sent", err)
+			expectEqual("the agent sent the labels %s, want them as given, %s", form.Labels(), []string{"Same", "Same"})
 		})
 	})
+}
+
+// rawJSON is what gjson found, as raw JSON: nil when nothing was found.
+func rawJSON(r gjson.Result) json.RawMessage {
+	if !r.Exists() {
+		return nil
+	}
+	return json.RawMessage(r.Raw)
 }
