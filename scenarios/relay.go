@@ -21,8 +21,8 @@ func (e *env) relayChecks() {
 			mc, a := e.throughRelay(ctx, formClient)
 			must("initialize through the relay", mc.Initialize(e.wait(ctx)))
 			assert(advertisesFormIn(a.Capabilities()),
-				"the relay dropped the client's elicitation.form: the agent sees the clientCapabilities %s, so every ask_choice "+
-					"behind the relay takes the unsupported path", show(a.Capabilities()))
+				"relay defect: the agent sees the clientCapabilities %s, without the client's elicitation.form: the relay rebuilt "+
+					"the client's capabilities without it, so every ask_choice behind it takes the unsupported path", show(a.Capabilities()))
 		})
 
 		e.it("relays-elicitation-and-answer", "relays elicitation/create to the client, and the answer back unchanged", rules("RTE-5", "REM-3"), func(ctx SpecContext) {
