@@ -73,8 +73,15 @@ func TestMutantsAreKilled(t *testing.T) {
 				if len(failed) == 0 {
 					t.Errorf("mutant %s (%s) survived: no check failed", m.Name, m.Rule)
 				}
+				var names []string
+				for _, c := range failed {
+					names = append(names, c.Name)
+					if bad := unreadable(c.Failure); len(bad) > 0 {
+						t.Errorf("the failure of %q reads like a matcher dump (%s):\n%s", c.Name, strings.Join(bad, "; "), c.Failure)
+					}
+				}
 				mu.Lock()
-				kills = append(kills, kill{m, failed})
+				kills = append(kills, kill{m, names})
 				mu.Unlock()
 			})
 		}
@@ -86,9 +93,9 @@ func TestMutantsAreKilled(t *testing.T) {
 	}
 }
 
-// run builds the mutant and runs the catalogue; it returns the names of
-// the checks that failed.
-func run(t *testing.T, root string, m Mutant) []string {
+// run builds the mutant and runs the catalogue; it returns the checks that
+// failed.
+func run(t *testing.T, root string, m Mutant) []reports.Check {
 	dir := t.TempDir()
 	overlay, err := m.Apply(root, dir)
 	if err != nil {
@@ -117,14 +124,38 @@ func run(t *testing.T, root string, m Mutant) []string {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	var failed []string
+	var failed []reports.Check
 	for _, c := range doc.Checks {
 		if c.Failed() {
-			failed = append(failed, c.Name)
+			failed = append(failed, c)
 		}
 	}
 	sameInJUnit(t, junitPath, doc)
 	return failed
+}
+
+// forbidden are what a failure must never show: a failure says in
+// sentences what the subject did wrong, not how a matcher saw it.
+var forbidden = []struct {
+	what string
+	re   *regexp.Regexp
+}{
+	{"a Go pointer", regexp.MustCompile(`0x[0-9a-f]{6,}`)},
+	{"a Gomega type dump", regexp.MustCompile(`<[*\[\]\w./]+(?: \| [^>]*)?>`)},
+	{"matcher wording", regexp.MustCompile(`(?m)^\s*Expected\b|\bUnexpected error\b|\bto (?:equal|match JSON|be empty|be true|be false|have len|succeed|be nil|be closed|contain|have occurred)\b|first mismatched key`)},
+	{"a formatting error", regexp.MustCompile(`%!`)},
+	{"an empty value unquoted", regexp.MustCompile(`\b(?:is|are|was) , `)},
+}
+
+// unreadable says which forbidden patterns text shows.
+func unreadable(text string) []string {
+	var bad []string
+	for _, f := range forbidden {
+		if m := f.re.FindString(text); m != "" {
+			bad = append(bad, fmt.Sprintf("%s: %q", f.what, m))
+		}
+	}
+	return bad
 }
 
 // sameInJUnit reads the JUnit report with go-junit and compares it with
@@ -199,6 +230,33 @@ func TestMatrixIsCurrent(t *testing.T) {
 	for _, m := range All {
 		if !strings.Contains(string(doc), "| "+m.Name+" | "+m.Rule+" |") {
 			t.Errorf("docs/mutants.md lacks mutant %s: run go test ./mutants -update", m.Name)
+		}
+	}
+}
+
+// TestForbiddenPatterns holds the patterns to the failures they are for,
+// and lets plain sentences through.
+func TestForbiddenPatterns(t *testing.T) {
+	for _, text := range []string{
+		"session/new\nUnexpected error:\n    <*peer.CallError | 0x17b751b18320>: \n    session/new: the connection ended",
+		"Expected\n    <string>: a\nto equal\n    <string>: b",
+		"Expected\n    <[]string | len:1, cap:1>: [\"x\"]\nto be empty",
+		`the subject reported {"outcome":"accepted"}, but error is , want invalid_response`,
+		"the value is %!v(MISSING)",
+		"params differ: first mismatched key: \"mode\"",
+	} {
+		if len(unreadable(text)) == 0 {
+			t.Errorf("no forbidden pattern catches %q", text)
+		}
+	}
+	for _, text := range []string{
+		`session/new failed: the connection ended before the answer: the subject closed it (end of file)`,
+		"the agent reported declined, want accepted with choice 1 (\"production\")\n-want +got:\n  probe.Outcome{\n- \tOutcome: \"accepted\",\n+ \tOutcome: \"declined\",\n  }",
+		`the client answered 2 requests out of 2 with problems: elicitation/create #1: CLI-2: the accepted choice "choice_1_x" is none of the offered consts ["choice_0" "choice_1"]`,
+		`the agent sent {"s":"caf\u00e9 <&>"}, expected by no script`,
+	} {
+		if bad := unreadable(text); len(bad) > 0 {
+			t.Errorf("%q reads as forbidden: %s", text, bad)
 		}
 	}
 }

@@ -24,12 +24,12 @@ func (e *env) capabilities() {
 				}
 				f := e.connect(ctx, cfg)
 				Expect(f.probe(ctx, deploy())).To(BeOutcome(unsupported))
-				Expect(f.requests()).To(BeEmpty(), "no elicitation, and no permission request in its place")
+				f.expectNoRequest("a client without form support gets no elicitation, and no permission request in its place")
 			},
 			e.entry("no capabilities at all", rules("CAP-2", "CAP-3"), ""),
 			e.entry("capabilities without elicitation", rules("CAP-2"), `{"fs":{"readTextFile":true,"writeTextFile":false}}`),
 			e.entry("elicitation null", rules("CAP-2"), `{"elicitation":null}`),
-			e.entry("elicitation {}", rules("CAP-2"), `{"elicitation":{}}`),
+			e.entry("elicitation {}", slug("elicitation-empty"), rules("CAP-2"), `{"elicitation":{}}`),
 			e.entry("form null", rules("CAP-2"), `{"elicitation":{"form":null}}`),
 			e.entry("url alone", rules("CAP-2"), `{"elicitation":{"url":{}}}`),
 			e.entry("url, and form null", rules("CAP-2"), `{"elicitation":{"url":{},"form":null}}`),
@@ -39,21 +39,21 @@ func (e *env) capabilities() {
 			func(ctx SpecContext, caps string) {
 				f := e.connect(ctx, client.Config{Capabilities: json.RawMessage(caps)}).answer(script.Accept(1))
 				Expect(f.probe(ctx, deploy())).To(BeOutcome(accepted(1, "production")))
-				Expect(f.sent()).To(HaveLen(1))
+				f.expectSent(1, "a client that advertises form gets the request")
 			},
-			e.entry("form {}", rules("CAP-1"), `{"elicitation":{"form":{}}}`),
+			e.entry("form {}", slug("form-empty"), rules("CAP-1"), `{"elicitation":{"form":{}}}`),
 			e.entry("form with metadata", rules("CAP-1"), `{"elicitation":{"form":{"_meta":{"vendor.example/x":1}}}}`),
 			e.entry("form and url", rules("CAP-1"), `{"elicitation":{"form":{},"url":{}}}`),
 		)
 
-		e.it("sends no permission request in place of an elicitation, fallback or not", rules("CAP-3"), func(ctx SpecContext) {
+		e.it("no-permission-request", "sends no permission request in place of an elicitation, fallback or not", rules("CAP-3"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 0))).To(BeOutcome(declined))
 			Expect(f.probe(ctx, deploy())).To(BeOutcome(unsupported))
-			Expect(f.requests()).To(BeEmpty())
+			f.expectNoRequest("a client without form support gets no permission request in place of an elicitation")
 		})
 
-		e.it("keeps capabilities per connection: two connections, two answers, at once", rules("CAP-4"), func(ctx SpecContext) {
+		e.it("per-connection-at-once", "keeps capabilities per connection: two connections, two answers, at once", rules("CAP-4"), func(ctx SpecContext) {
 			withForm := e.connect(ctx, formClient).answer(script.Accept(0).After(50 * time.Millisecond))
 			without := e.connect(ctx, bareClient)
 			var wg sync.WaitGroup
@@ -69,14 +69,14 @@ func (e *env) capabilities() {
 			wg.Wait()
 			Expect(formOut).To(BeOutcome(accepted(0, "preview")))
 			Expect(bareOut).To(BeOutcome(unsupported))
-			Expect(without.requests()).To(BeEmpty())
-			Expect(withForm.sent()).To(HaveLen(1))
+			without.expectNoRequest("the connection without form support gets nothing, whatever the other advertises")
+			withForm.expectSent(1, "the connection with form support gets the request, whatever the other advertises")
 		})
 
-		e.it("sends nothing to a client that registered the route but did not advertise form", rules("RTE-3", "CAP-1"), func(ctx SpecContext) {
+		e.it("route-without-capability", "sends nothing to a client that registered the route but did not advertise form", rules("RTE-3", "CAP-1"), func(ctx SpecContext) {
 			f := e.connect(ctx, client.Config{Capabilities: json.RawMessage(`{"elicitation":{"url":{}}}`)}).answer(script.Accept(0))
 			Expect(f.probe(ctx, withFallback(deploy(), errorFallback, 0))).To(BeOutcome(failedWith(probe.ErrorFallback)))
-			Expect(f.requests()).To(BeEmpty(), "the capability decides, not the route")
+			f.expectNoRequest("the capability decides, not the route")
 		})
 	})
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/script"
@@ -36,8 +36,8 @@ func (e *env) cli() {
 				e.needForm(ctx)
 				t := e.turn(ctx, elicitStep(deployForm(), user, nil, obeyed()))
 				ex := t.exchanges()
-				Expect(ex).To(HaveLen(1))
-				Expect(ex[0].Answered).To(BeTrue(), "the request was answered")
+				assert(len(ex) == 1, "the turn carried %d elicitation/create requests, want 1", len(ex))
+				assert(ex[0].Answered, "the client did not answer the elicitation/create in its prompt turn")
 			},
 			e.entry("accept the second option", rules("CLI-2"), probe.User{Action: "accept", Pick: 1}),
 			e.entry("accept the default", rules("CLI-2"), probe.User{Action: "accept", Pick: probe.PickDefault}),
@@ -45,16 +45,15 @@ func (e *env) cli() {
 			e.entry("cancel, without content", rules("CLI-2"), probe.User{Action: "cancel"}),
 		)
 
-		e.it("handles elicitation/create when it advertises form: no -32601", rules("CLI-1"), func(ctx SpecContext) {
+		e.it("route-registered", "handles elicitation/create when it advertises form: no -32601", rules("CLI-1"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			t := e.turn(ctx, elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, obeyed()))
 			answer := t.exchanges()[0].Answer
-			if answer.Error != nil {
-				Expect(answer.Error.Code).NotTo(Equal(-32601), "the route is not registered")
-			}
+			assert(answer.Error == nil || answer.Error.Code != -32601,
+				"the client advertised form elicitation but answered elicitation/create with -32601 (%v): its route is not registered", answer.Error)
 		})
 
-		e.it("answers a token past ten with the const offered there", rules("CLI-2"), func(ctx SpecContext) {
+		e.it("token-past-ten", "answers a token past ten with the const offered there", rules("CLI-2"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			form := script.Elicit{Question: "Pick one of twelve"}
 			for i := 0; i < 12; i++ {
@@ -63,25 +62,29 @@ func (e *env) cli() {
 			e.turn(ctx, elicitStep(form, probe.User{Action: "accept", Pick: 11}, nil, obeyed()))
 		})
 
-		e.it("answers each of two requests in one turn exactly once", rules("CLI-2"), func(ctx SpecContext) {
+		e.it("two-requests-answered-once", "answers each of two requests in one turn exactly once", rules("CLI-2"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			t := e.turn(ctx,
 				elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, obeyed()),
 				elicitStep(deployForm(), probe.User{Action: "decline"}, nil, obeyed()),
 			)
-			Expect(t.exchanges()).To(HaveEach(HaveField("Answered", true)))
+			for i, ex := range t.exchanges() {
+				assert(ex.Answered, "the client did not answer elicitation/create #%d of the two in its prompt turn", i+1)
+			}
 		})
 
-		e.it("tolerates option _meta and unknown _meta keys", rules("CLI-3"), func(ctx SpecContext) {
+		e.it("tolerates-meta", "tolerates option _meta and unknown _meta keys", rules("CLI-3"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			meta := json.RawMessage(`{"vendor.example/trace":"abc","vendor.example/nested":{"x":[1,2]}}`)
 			t := e.turn(ctx, elicitStep(deployForm(), probe.User{Action: "accept", Pick: 1}, meta, obeyed()))
-			Expect(t.exchanges()[0].Answer.Error).To(BeNil(), "metadata is no reason to refuse")
+			if err := t.exchanges()[0].Answer.Error; err != nil {
+				Fail(fmt.Sprintf("the client refused a form with option _meta and unknown _meta keys (%v): metadata is no reason to refuse", err))
+			}
 		})
 
-		e.it("refuses a binary WebSocket frame, closing with 1003", rules("REM-1"), func(ctx SpecContext) {
+		e.it("client-refuses-binary-frame", "refuses a binary WebSocket frame, closing with 1003", rules("REM-1"), func(ctx SpecContext) {
 			link, err := e.subject.Connect(ctx)
-			Expect(err).NotTo(HaveOccurred(), "connect to %s", e.subject.Name())
+			must("connecting to "+e.subject.Name(), err)
 			ws, ok := link.Conn.(*wire.WebSocketConn)
 			if !ok {
 				link.Close()
@@ -97,15 +100,17 @@ func (e *env) cli() {
 				_ = link.Close() // a client that refused may exit non-zero
 				keepEvidence(link, a.Transcript().String)
 			})
-			Expect(a.WaitInitialize(e.wait(ctx))).To(Succeed())
+			must("the client's initialize", a.WaitInitialize(e.wait(ctx)))
 			By("sending a binary frame after initialize")
-			Expect(ws.WriteBinary(ctx, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{}}`))).To(Succeed())
-			Eventually(ctx, ws.Done()).WithTimeout(e.response*3).Should(BeClosed(), "the client closes the connection")
-			Expect(websocket.CloseStatus(ws.Err())).To(Equal(websocket.StatusUnsupportedData),
-				"the client ended the connection with %v; a binary frame must be refused with 1003 (unsupported data), not ignored", ws.Err())
+			must("sending a binary frame", ws.WriteBinary(ctx, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{}}`)))
+			_, closed := receive(ctx, e.response*3, ws.Done())
+			assert(closed, "the client did not close the connection within %s of a binary frame: it must refuse it with 1003 (unsupported data), not ignore it", e.response*3)
+			status := websocket.CloseStatus(ws.Err())
+			assert(status == websocket.StatusUnsupportedData,
+				"the client ended the connection with %s, want the close status 1003 (unsupported data): a binary frame must be refused, not ignored", showError(ws.Err()))
 		})
 
-		e.it("refuses a form it did not advertise with -32602", rules("CLI-4"), func(ctx SpecContext) {
+		e.it("unadvertised-form-refused", "refuses a form it did not advertise with -32602", rules("CLI-4"), func(ctx SpecContext) {
 			if e.advertisesForm(ctx) {
 				Skip("the client advertises form elicitation")
 			}
@@ -145,7 +150,7 @@ func (t clientTurn) exchanges() []agent.Exchange { return t.a.Exchanges() }
 func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 	GinkgoHelper()
 	link, err := e.subject.Connect(ctx)
-	Expect(err).NotTo(HaveOccurred(), "connect to %s", e.subject.Name())
+	must("connecting to "+e.subject.Name(), err)
 	a := agent.New(agent.Config{Timeout: e.response})
 	a.Append(steps...)
 	a.Connect(link.Conn)
@@ -156,8 +161,8 @@ func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 	})
 	wait, cancel := context.WithTimeout(ctx, e.response*time.Duration(1+len(steps)))
 	defer cancel()
-	Expect(a.WaitTurns(wait, 1)).To(Succeed(), "the client's prompt turn")
-	Expect(a.Violations()).To(BeEmpty(), "what the client did wrong")
+	must("the client's prompt turn", a.WaitTurns(wait, 1))
+	check(clientProblems(a.Violations(), len(a.Exchanges())))
 	return clientTurn{a}
 }
 
@@ -183,7 +188,7 @@ func (e *env) advertisesForm(ctx context.Context) bool {
 		return e.form
 	}
 	link, err := e.subject.Connect(ctx)
-	Expect(err).NotTo(HaveOccurred(), "connect to %s to read its capabilities", e.subject.Name())
+	must("connecting to "+e.subject.Name()+" to read its capabilities", err)
 	a := agent.New(agent.Config{Timeout: e.response})
 	a.Connect(link.Conn)
 	defer func() { // before the check's own connection
@@ -193,7 +198,44 @@ func (e *env) advertisesForm(ctx context.Context) bool {
 	DeferCleanup(func() { keepEvidence(link, a.Transcript().String) })
 	wait, cancel := context.WithTimeout(ctx, e.response)
 	defer cancel()
-	Expect(a.WaitTurns(wait, 1)).To(Succeed(), "a prompt turn of the client, to read the capabilities it initializes with")
+	must("a prompt turn of the client, to read the capabilities it initializes with,", a.WaitTurns(wait, 1))
 	e.form, e.known = advertisesFormIn(a.Capabilities()), true
 	return e.form
+}
+
+// clientProblems says what the client did wrong in its prompt turn: how
+// many of the elicitation/create requests it got it answered with
+// problems, or not at all, and every problem.
+func clientProblems(violations []string, sent int) error {
+	if len(violations) == 0 {
+		return nil
+	}
+	bad := map[string]bool{}
+	other := 0
+	for _, v := range violations {
+		if n, ok := elicitationOf(v); ok {
+			bad[n] = true
+		} else {
+			other++
+		}
+	}
+	lead := "the client did what no ACP client may"
+	if len(bad) > 0 {
+		lead = fmt.Sprintf("the client answered %d %s out of %d with problems", len(bad), plural(len(bad), "request", "requests"), sent)
+		if other > 0 {
+			lead += ", and did more wrong"
+		}
+	}
+	return none(lead, violations)
+}
+
+// elicitationOf reads the request a violation is about: "#2" of
+// "elicitation/create #2: ...".
+func elicitationOf(violation string) (string, bool) {
+	rest, ok := strings.CutPrefix(violation, "elicitation/create #")
+	if !ok {
+		return "", false
+	}
+	n, _, ok := strings.Cut(rest, ":")
+	return n, ok
 }

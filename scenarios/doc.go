@@ -12,7 +12,27 @@
 //	acpconform run --label-filter 'rule: containsAny TOK-2'
 //
 // selects by rule, and its CONTRACT IDs are also a report entry, which
-// reaches the JUnit properties. A spec
+// reaches the JUnit properties.
+//
+// # Check IDs
+//
+// Every check has a stable ID, RULE/slug, such as TOK-2/leading-zero:
+// RULE is the first CONTRACT ID it cites, the slug kebab-case of at most
+// 40 characters, unique within the rule. People put IDs in baselines and
+// filters: once given, an ID does not change. Ginkgo labels may not hold
+// a "/", so the ID is the label check:TOK-2:leading-zero (see
+// suite.CheckLabel), which /^check:TOK-2:lead/ selects. An It takes its
+// slug first (e.it("leading-zero", ...)); a table entry's is its text in
+// kebab-case without a leading article, unless a slug("...") argument
+// says otherwise. docs/catalogue.md lists every ID; go test ./scenarios
+// -update rewrites the list.
+//
+// Catalogue returns the checks it declares (Checks), complete once Ginkgo
+// has built its tree, so that a run can count them before any runs.
+//
+// # What a spec does
+//
+// A spec
 //
 //  1. connects a scripted mock client (mocks/client) to a fresh connection
 //     of the subject, advertising the capabilities the check needs;
@@ -30,11 +50,20 @@
 //
 // Find the area's file, and write
 //
-//	e.it("an accept of a label is an invalid response", rules("TOK-2"), func(ctx SpecContext) {
+//	e.it("label-refused", "refuses an accept of the label", rules("TOK-2"), func(ctx SpecContext) {
 //		f := e.connect(ctx, formClient)
-//		f.answer(script.AcceptLabel("Production"))
+//		f.answer(script.AcceptChoice("Production"))
 //		Expect(f.probe(ctx, deploy())).To(BeOutcome(invalidResponse))
 //	})
 //
 // then make sure a mutant of the reference (package mutants) fails it.
+//
+// # Failures
+//
+// A failure starts with one sentence that says what the subject did
+// wrong, naming the step, and, where values are compared, a -want +got
+// diff of the members that differ. Assert with the vocabulary of
+// assert.go (must, expectEqual, expectJSON, expectNone, assert, ...) or
+// BeOutcome, never with a bare Gomega matcher: package mutants fails any
+// failure that shows a pointer, a type dump or matcher wording.
 package scenarios

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -19,7 +20,7 @@ func (e *env) fb() {
 			func(ctx SpecContext, answer script.Answer, want probe.Outcome) {
 				f := e.connect(ctx, formClient).answer(answer)
 				Expect(f.probe(ctx, withFallback(deploy(), acceptedFallback("preview"), 0))).To(BeOutcome(want))
-				Expect(f.sent()).To(HaveLen(1))
+				f.expectSent(1, "the client supports form, so the request goes to it")
 			},
 			e.entry("a decline", rules("FB-1"), script.Decline(), declined),
 			e.entry("a cancel", rules("FB-1"), script.Cancel(), cancelled),
@@ -28,18 +29,18 @@ func (e *env) fb() {
 			e.entry("a JSON-RPC error", rules("FB-1", "RTE-2"), script.Fail(-32603, "Internal error", map[string]string{"why": "busy"}), requestError(-32603, map[string]string{"why": "busy"})),
 		)
 
-		e.it("may answer after waiting", rules("FB-2"), func(ctx SpecContext) {
+		e.it("answers-after-waiting", "may answer after waiting", rules("FB-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 50))).To(BeOutcome(declined))
 		})
 
-		e.it("may block, and then ends with the caller's context", rules("FB-2", "RTE-7"), func(ctx SpecContext) {
+		e.it("blocking-ends-with-cancel", "may block, and then ends with the caller's context", rules("FB-2", "RTE-7"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			turn := f.mc.Prompt(ctx, mustJSON(withFallback(deploy(), declinedFallback, 3_600_000)))
 			By("cancelling the prompt turn while the fallback waits an hour")
 			// Nothing on the wire says the turn has begun, and a cancel that
 			// arrives first cancels nothing: cancel until the turn ends.
-			Eventually(ctx, func() bool {
+			ended := poll(ctx, e.response, 50*time.Millisecond, func() bool {
 				_ = f.mc.Cancel(ctx)
 				select {
 				case <-turn.Done():
@@ -47,11 +48,12 @@ func (e *env) fb() {
 				default:
 					return false
 				}
-			}).WithTimeout(e.response).WithPolling(50*time.Millisecond).Should(BeTrue(), "the turn ends")
-			Expect(turn.Wait(ctx)).To(Equal("cancelled"))
+			})
+			assert(ended, "the agent did not end the prompt turn within %s of session/cancel while its fallback waited", e.response)
+			f.expectCancelled(ctx, turn, "its fallback waited")
 		})
 
-		e.it("may block, and honours its context", rules("FB-2"), inProcess, func(ctx SpecContext) {
+		e.it("blocking-honours-context", "may block, and honours its context", rules("FB-2"), inProcess, func(ctx SpecContext) {
 			e.needInProcess()
 			s, _ := e.goSession(ctx, bareClient)
 			started := make(chan struct{})
@@ -66,9 +68,12 @@ func (e *env) fb() {
 					}))
 				done <- err
 			}()
-			Eventually(ctx, started).Should(BeClosed())
+			_, ok := receive(ctx, e.response, started)
+			assert(ok, "AskChoice did not run the fallback within %s", e.response)
 			cancel()
-			Eventually(ctx, done).Should(Receive(MatchError(context.Canceled)))
+			err, ok := receive(ctx, e.response, done)
+			assert(ok, "AskChoice did not return within %s of the cancel of its context, while its fallback waited", e.response)
+			expectError("AskChoice returned %s once its context was cancelled, want %s", err, context.Canceled)
 		})
 
 		DescribeTable("returns a fallback's decline or cancel unchanged",
@@ -93,14 +98,14 @@ func (e *env) fb() {
 			e.entry("a label instead of a value", rules("FB-4"), "A", invalidFallback),
 		)
 
-		e.it("propagates a fallback's error unchanged", rules("FB-5"), func(ctx SpecContext) {
+		e.it("error-unchanged", "propagates a fallback's error unchanged", rules("FB-5"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			want := failedWith(probe.ErrorFallback)
 			want.Message = "the policy says no"
 			Expect(f.probe(ctx, withFallback(deploy(), errorFallback, 0))).To(BeOutcome(want))
 		})
 
-		e.it("skips a choice whose comparison panics, and goes on, never panicking itself", rules("FB-6"), inProcess, func(ctx SpecContext) {
+		e.it("panicking-comparison-skipped", "skips a choice whose comparison panics, and goes on, never panicking itself", rules("FB-6"), inProcess, func(ctx SpecContext) {
 			e.needInProcess()
 			s, _ := e.goSession(ctx, bareClient)
 			offered := []reference.Choice[any]{
@@ -111,23 +116,32 @@ func (e *env) fb() {
 			fallback := func(v any) reference.Option[any] {
 				return reference.WithFallback(func(context.Context) (reference.Result[any], error) { return reference.Accept(v), nil })
 			}
-			res, err := reference.AskChoice(ctx, s, "Pick", offered, fallback("plain"))
-			Expect(err).NotTo(HaveOccurred())
-			Expect(res.Value()).To(Equal("plain"))
-			_, err = reference.AskChoice(ctx, s, "Pick", offered, fallback([]int{1}))
-			Expect(err).To(MatchError(reference.ErrInvalidFallback), "uncomparable values never match by default")
+			// A panic is the subject's failure, said as one.
+			ask := func(v any) (res reference.Result[any], err error) {
+				defer func() {
+					if r := recover(); r != nil {
+						Fail(fmt.Sprintf("AskChoice panicked comparing the fallback's value %s with the offered values: %v", show(v), r))
+					}
+				}()
+				return reference.AskChoice(ctx, s, "Pick", offered, fallback(v))
+			}
+			res, err := ask("plain")
+			must("AskChoice", err)
+			expectEqual("AskChoice returned the value %s, want the offered %s past the choices whose comparison panics", res.Value(), "plain")
+			_, err = ask([]int{1})
+			expectError("AskChoice returned %s for an uncomparable fallback value, want %s: uncomparable values never match by default", err, reference.ErrInvalidFallback)
 		})
 
-		e.it("refuses a fallback that returns the zero Result, which is no outcome", rules("RES-3", "FB-4"), inProcess, func(ctx SpecContext) {
+		e.it("zero-result-refused", "refuses a fallback that returns the zero Result, which is no outcome", rules("RES-3", "FB-4"), inProcess, func(ctx SpecContext) {
 			e.needInProcess()
 			s, _ := e.goSession(ctx, bareClient)
 			res, err := reference.AskChoice(ctx, s, "Pick", []reference.Choice[string]{{Value: "a", Label: "A"}},
 				reference.WithFallback(func(context.Context) (reference.Result[string], error) { return reference.Result[string]{}, nil }))
-			Expect(err).To(MatchError(reference.ErrInvalidFallback))
-			Expect(res.Status().Valid()).To(BeFalse())
+			expectError("AskChoice returned %s for a fallback's zero Result, want %s", err, reference.ErrInvalidFallback)
+			assert(!res.Status().Valid(), "AskChoice returned the status %q for a fallback's zero Result, which is no outcome", res.Status())
 		})
 
-		e.it("matches in order: the first equal offered value wins", rules("FB-6"), func(ctx SpecContext) {
+		e.it("first-match-wins", "matches in order: the first equal offered value wins", rules("FB-6"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			req := ask("Pick", choice("x", "First x"), choice("x", "Second x"), choice("y", "Y"))
 			Expect(f.probe(ctx, withFallback(req, acceptedFallback("x"), 0))).To(BeOutcome(accepted(0, "x")))

@@ -3,13 +3,13 @@ package scenarios
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
@@ -39,15 +39,18 @@ type env struct {
 	freeUser   bool
 	promptText string
 
+	checks *Checks // what this catalogue declares
+
 	caps  sync.Mutex // advertisesForm, for a client subject
 	known bool       // the client's capabilities were read
 	form  bool
 }
 
-// Catalogue declares every check against o.Subject. Call it while Ginkgo
-// builds its tree: at the top level, or in a container.
-func Catalogue(o Options) {
-	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, freeUser: o.FreeUser, promptText: o.Prompt}
+// Catalogue declares every check of o.Subject's role against it. Call it
+// while Ginkgo builds its tree: at the top level, or in a container. The
+// checks it returns are listed once Ginkgo has built the tree (see Checks).
+func Catalogue(o Options) *Checks {
+	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, freeUser: o.FreeUser, promptText: o.Prompt, checks: &Checks{}}
 	if e.response <= 0 {
 		e.response = suite.DefaultResponse
 	}
@@ -81,11 +84,13 @@ func Catalogue(o Options) {
 	case suite.RelayRole:
 		e.relayChecks()
 	}
+	return e.checks
 }
 
-// rules labels a spec with the CONTRACT IDs it checks: rule:<ID> for each,
-// and the area, level and role of the first. An unknown ID panics while
-// the tree is built, so a typo cannot ship.
+// rules labels a check with the CONTRACT IDs it checks: rule:<ID> for
+// each, the area and role of the first, and the level MUST when any of
+// them is a MUST. The first is also the rule of the check's ID. An unknown
+// ID panics while the tree is built, so a typo cannot ship.
 func rules(ids ...string) Labels {
 	first := suite.MustLookup(ids[0])
 	level := suite.Should
@@ -102,16 +107,6 @@ func rules(ids ...string) Labels {
 
 // inProcess labels a check that needs the reference's Go API.
 var inProcess = Label("in-process")
-
-// it declares one check, bounded by the scenario timeout.
-func (e *env) it(text string, args ...any) {
-	It(text, append(args, SpecTimeout(e.scenario))...)
-}
-
-// entry declares one table entry, bounded by the scenario timeout.
-func (e *env) entry(text string, args ...any) TableEntry {
-	return Entry(text, append([]any{SpecTimeout(e.scenario)}, args...)...)
-}
 
 // needInProcess skips a check the subject cannot run.
 func (e *env) needInProcess() {
@@ -143,10 +138,10 @@ type fixture struct {
 func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
 	f := e.open(ctx, cfg)
-	Expect(f.mc.Initialize(e.wait(ctx))).To(Succeed(), "initialize")
+	must("initialize", f.mc.Initialize(e.wait(ctx)))
 	var err error
 	f.session, err = f.mc.NewSession(e.wait(ctx))
-	Expect(err).NotTo(HaveOccurred(), "session/new")
+	must("session/new", err)
 	return f
 }
 
@@ -154,7 +149,7 @@ func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
 	link, err := e.subject.Connect(ctx)
-	Expect(err).NotTo(HaveOccurred(), "connect to %s", e.subject.Name())
+	must("connecting to "+e.subject.Name(), err)
 	f := &fixture{e: e, mc: client.New(cfg)}
 	f.mc.Connect(link.Conn)
 	DeferCleanup(func() {
@@ -164,7 +159,7 @@ func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 	})
 	DeferCleanup(func() { // runs before the cleanup above: the connection is still open
 		if !f.violationsAllowed {
-			Expect(f.mc.Violations()).To(BeEmpty(), "the subject did what no client script allowed")
+			expectNone("the agent did what no client script allowed", f.mc.Violations())
 		}
 	})
 	return f
@@ -206,8 +201,11 @@ func (f *fixture) answer(answers ...script.Answer) *fixture {
 func (f *fixture) probe(ctx context.Context, req probe.Request) probe.Outcome {
 	GinkgoHelper()
 	out, stop, err := f.mc.Probe(f.e.wait(ctx), req)
-	Expect(err).NotTo(HaveOccurred(), "the probe request %s", mustJSON(req))
-	Expect(stop).To(Equal("end_turn"), "the prompt's stopReason")
+	if err != nil {
+		Fail(fmt.Sprintf("the agent reported no outcome for the probe request: %s\nthe probe request: %s",
+			strings.TrimPrefix(err.Error(), "session/prompt: "), mustJSON(req)))
+	}
+	expectEqual("the agent ended the probe's prompt turn with stopReason %s, want %s", stop, "end_turn")
 	return out
 }
 
@@ -218,8 +216,39 @@ func (f *fixture) sent() []client.Elicitation { return f.mc.Elicitations() }
 func (f *fixture) params() json.RawMessage {
 	GinkgoHelper()
 	sent := f.sent()
-	Expect(sent).To(HaveLen(1), "one elicitation/create per ask_choice")
+	expectEqual("the agent sent %s elicitation/create requests for one ask_choice, want %s", len(sent), 1)
 	return sent[0].Request.Params
+}
+
+// expectSent fails the spec unless the agent sent n elicitation/create
+// requests; why says what the check wants them for.
+func (f *fixture) expectSent(n int, why string) {
+	GinkgoHelper()
+	got := len(f.sent())
+	assert(got == n, "the agent sent %d elicitation/create %s, want %d: %s", got, plural(got, "request", "requests"), n, why)
+}
+
+// expectNoRequest fails the spec when the agent sent the client any
+// request; why says why it may not.
+func (f *fixture) expectNoRequest(why string) {
+	GinkgoHelper()
+	r := f.requests()
+	assert(len(r) == 0, "the agent sent the %s %s, want none: %s", plural(len(r), "request", "requests"), show(r), why)
+}
+
+// expectCancelled fails the spec unless the agent ends turn, which the
+// client cancelled while what says was pending, with stopReason
+// cancelled, within the response timeout.
+func (f *fixture) expectCancelled(ctx context.Context, turn *client.Turn, what string) {
+	GinkgoHelper()
+	stop, err := turn.Wait(f.e.wait(ctx))
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		Fail(fmt.Sprintf("the agent did not end the prompt turn within %s of session/cancel, while %s", f.e.response, what))
+	case err != nil:
+		Fail(fmt.Sprintf("the prompt turn cancelled while %s failed: %s", what, strings.TrimPrefix(err.Error(), "session/prompt: ")))
+	}
+	expectEqual("the agent ended the cancelled prompt turn with stopReason %s, want %s", stop, "cancelled")
 }
 
 // requests lists the methods of every request the subject sent.
@@ -239,4 +268,11 @@ func mustJSON(v any) string {
 		panic(fmt.Sprintf("scenarios: %v", err))
 	}
 	return string(b)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -6,7 +6,6 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -32,7 +31,7 @@ func (e *env) goSession(ctx context.Context, cfg client.Config) (*reference.Sess
 			AddReportEntry("transcript", f.mc.Transcript().String(), ReportEntryVisibilityFailureOrVerbose)
 		}
 	})
-	Expect(f.mc.Initialize(e.wait(ctx))).To(Succeed())
+	must("initialize", f.mc.Initialize(e.wait(ctx)))
 	return conn.Session("go-session"), f
 }
 

@@ -3,9 +3,9 @@ package scenarios
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/client"
@@ -17,33 +17,37 @@ import (
 // mock agent where the relay connects, and plays the client on its stdio.
 func (e *env) relayChecks() {
 	Describe("RTE: a relay under test", func() {
-		e.it("passes the client's elicitation capability on to the agent", rules("RTE-5"), func(ctx SpecContext) {
+		e.it("passes-capability", "passes the client's elicitation capability on to the agent", rules("RTE-5"), func(ctx SpecContext) {
 			mc, a := e.throughRelay(ctx, formClient)
-			Expect(mc.Initialize(e.wait(ctx))).To(Succeed(), "initialize through the relay")
-			Expect(advertisesFormIn(a.Capabilities())).To(BeTrue(),
-				"relay defect: the agent sees clientCapabilities %s, without the client's elicitation.form: the relay rebuilt "+
-					"the client's capabilities without it, so every ask_choice behind it takes the unsupported path", a.Capabilities())
+			must("initialize through the relay", mc.Initialize(e.wait(ctx)))
+			assert(advertisesFormIn(a.Capabilities()),
+				"relay defect: the agent sees the clientCapabilities %s, without the client's elicitation.form: the relay rebuilt "+
+					"the client's capabilities without it, so every ask_choice behind it takes the unsupported path", show(a.Capabilities()))
 		})
 
-		e.it("relays elicitation/create to the client, and the answer back unchanged", rules("RTE-5", "REM-3"), func(ctx SpecContext) {
+		e.it("relays-elicitation-and-answer", "relays elicitation/create to the client, and the answer back unchanged", rules("RTE-5", "REM-3"), func(ctx SpecContext) {
 			user := probe.User{Action: "accept", Pick: 1}
 			mc, a := e.throughRelay(ctx, formClient, elicitStep(deployForm(), user, nil, nil))
 			mc.Append(script.Elicitation{Answer: script.Accept(1)})
-			Expect(mc.Initialize(e.wait(ctx))).To(Succeed(), "initialize through the relay")
+			must("initialize through the relay", mc.Initialize(e.wait(ctx)))
 			_, err := mc.NewSession(e.wait(ctx))
-			Expect(err).NotTo(HaveOccurred(), "session/new through the relay")
+			must("session/new through the relay", err)
 			_, err = mc.Prompt(ctx, "go").Wait(e.wait(ctx))
-			Expect(err).NotTo(HaveOccurred(), "the prompt turn through the relay")
+			must("the prompt turn through the relay", err)
 			ex := a.Exchanges()
-			Expect(ex).To(HaveLen(1))
+			assert(len(ex) == 1, "the agent behind the relay sent %d elicitation/create requests, want 1", len(ex))
 			if answer := ex[0].Answer; answer.Error != nil && answer.Error.Code == -32601 {
 				Fail("the relay answered elicitation/create with -32601 itself: its client-facing connection has not " +
 					"opted into the unstable elicitation route (for acpconform mirror and ACP Kit's mirror: --unstable-protocol)")
 			}
-			Expect(ex[0].Answer.Result).To(MatchJSON(`{"action":"accept","content":{"choice":"choice_1"}}`), "the client's answer, as the agent got it")
+			answer := ex[0].Answer.Result
+			if ex[0].Answer.Error != nil {
+				Fail(fmt.Sprintf("the relay answered the agent's elicitation/create with an error (%v), want the client's answer", ex[0].Answer.Error))
+			}
+			expectJSON("the relay changed the client's answer on its way to the agent", answer, json.RawMessage(`{"action":"accept","content":{"choice":"choice_1"}}`))
 			got := mc.Elicitations()
-			Expect(got).To(HaveLen(1), "the request reached the client")
-			Expect(got[0].Request.Params).To(MatchJSON(ex[0].Params), "the request, as the client got it")
+			assert(len(got) == 1, "the relay passed %d elicitation/create requests to the client, want the agent's one", len(got))
+			expectJSON("the relay changed the agent's elicitation/create on its way to the client", got[0].Request.Params, ex[0].Params)
 		})
 	})
 }
@@ -53,7 +57,7 @@ func (e *env) relayChecks() {
 func (e *env) throughRelay(ctx context.Context, cfg client.Config, steps ...script.Step) (*client.Client, *agent.Agent) {
 	GinkgoHelper()
 	link, err := e.subject.Connect(ctx)
-	Expect(err).NotTo(HaveOccurred(), "start %s", e.subject.Name())
+	must("starting "+e.subject.Name(), err)
 	mc := client.New(cfg)
 	mc.Connect(link.Conn)
 	a := agent.New(agent.Config{Timeout: e.response})
@@ -77,7 +81,7 @@ func (e *env) throughRelay(ctx context.Context, cfg client.Config, steps ...scri
 		keepEvidence(link, func() string { return transcript })
 	})
 	DeferCleanup(func() { // runs first, while both sides are open
-		Expect(mc.Violations()).To(BeEmpty(), "what the relay sent its client that no ACP peer may")
+		expectNone("the relay sent its client what no ACP peer may", mc.Violations())
 	})
 	return mc, a
 }

@@ -39,30 +39,30 @@ func (e *env) remote() {
 				f := e.throughMirror(ctx, relay.ReferenceAgent(), opts)
 				f.answer(answers...)
 				Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 0))).To(BeOutcome(want))
-				Expect(f.sent()).To(HaveLen(sent), "elicitations that reached the client")
+				f.expectSent(sent, "that many reach the client through a mirror with these switches")
 			},
-			e.entry("without the opt-in, the agent sees -32601 and runs no fallback", remote, inProcess, rules("RTE-5", "REM-3", "RTE-1"),
+			e.entry("without the opt-in, the agent sees -32601 and runs no fallback", slug("mirror-without-opt-in"), remote, inProcess, rules("RTE-5", "REM-3", "RTE-1"),
 				relay.MirrorOptions{}, nil, requestError(-32601, map[string]string{"method": "elicitation/create"}), 0),
-			e.entry("with the opt-in, the choice reaches the client and the answer comes back", remote, inProcess, rules("RTE-5", "REM-3"),
+			e.entry("with the opt-in, the choice reaches the client and the answer comes back", slug("mirror-with-opt-in"), remote, inProcess, rules("RTE-5", "REM-3"),
 				relay.MirrorOptions{UnstableProtocol: true}, []script.Answer{script.Accept(1)}, accepted(1, "production"), 1),
 			// The fallback declines: the agent took the unsupported path.
-			e.entry("rebuilding the capabilities, it turns every ask_choice into the unsupported path", remote, inProcess, rules("RTE-5"),
+			e.entry("rebuilding the capabilities, it turns every ask_choice into the unsupported path", slug("mirror-rebuilding-capabilities"), remote, inProcess, rules("RTE-5"),
 				relay.MirrorOptions{UnstableProtocol: true, RebuildCapabilities: true}, nil, declined, 0),
 		)
 
-		e.it("a command relay transports frames unchanged, byte for byte", remote, inProcess, rules("RTE-6"), func(ctx SpecContext) {
+		e.it("command-relay-byte-for-byte", "a command relay transports frames unchanged, byte for byte", remote, inProcess, rules("RTE-6"), func(ctx SpecContext) {
 			e.needInProcess()
 			tap := &stdioTap{}
 			srv, err := relay.NewServer("127.0.0.1:0", relay.RelayTo(tap.start, slog.New(slog.DiscardHandler)), relay.Options{})
-			Expect(err).NotTo(HaveOccurred())
+			must("starting the command relay", err)
 			DeferCleanup(srv.Close)
 			conn, err := wire.Dial(e.wait(ctx), srv.URL, wire.DialOptions{})
-			Expect(err).NotTo(HaveOccurred())
+			must("dialing the command relay", err)
 			f := e.attach(conn, formClient).answer(script.Accept(0))
-			Expect(f.mc.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0" , "method":"_acpconform/noop","params":{"n":1.0e0,"s":"caf\u00e9 <&>"}}`))).To(Succeed())
-			Expect(f.mc.Initialize(e.wait(ctx))).To(Succeed())
+			must("writing a notification through the command relay", f.mc.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0" , "method":"_acpconform/noop","params":{"n":1.0e0,"s":"caf\u00e9 <&>"}}`)))
+			must("initialize through the command relay", f.mc.Initialize(e.wait(ctx)))
 			_, err = f.mc.NewSession(e.wait(ctx))
-			Expect(err).NotTo(HaveOccurred())
+			must("session/new through the command relay", err)
 			Expect(f.probe(ctx, deploy())).To(BeOutcome(accepted(0, "preview")))
 			var sent, received []string
 			for _, entry := range f.mc.Transcript().Entries() {
@@ -74,74 +74,80 @@ func (e *env) remote() {
 					received = append(received, string(entry.Data))
 				}
 			}
-			Expect(tap.toCommand()).To(Equal(sent), "what the command read is what the client sent")
-			Expect(tap.fromCommand()).To(Equal(received), "what the client read is what the command wrote")
+			expectSame("the command relay changed what the client sent on its way to the command", tap.toCommand(), sent)
+			expectSame("the command relay changed what the command wrote on its way to the client", tap.fromCommand(), received)
 		})
 
-		e.it("carries one message per text frame, with no newline, and refuses binary and oversized frames", remote, inProcess, rules("REM-1"), func(ctx SpecContext) {
+		e.it("one-message-per-text-frame", "carries one message per text frame, with no newline, and refuses binary and oversized frames", remote, inProcess, rules("REM-1"), func(ctx SpecContext) {
 			e.needInProcess()
 			srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{MaxFrame: 64 << 10})
-			Expect(err).NotTo(HaveOccurred())
+			must("starting the server", err)
 			DeferCleanup(srv.Close)
 			dial := func() *websocket.Conn {
 				c, _, err := websocket.Dial(e.wait(ctx), srv.URL, nil)
-				Expect(err).NotTo(HaveOccurred())
+				must("dialing the server", err)
 				DeferCleanup(func() { _ = c.CloseNow() })
 				c.SetReadLimit(1 << 20)
 				return c
 			}
 			c := dial()
-			Expect(c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`))).To(Succeed())
+			must("writing initialize in a text frame", c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)))
 			typ, msg, err := c.Read(e.wait(ctx))
-			Expect(err).NotTo(HaveOccurred())
-			Expect(typ).To(Equal(websocket.MessageText))
-			Expect(string(msg)).NotTo(HaveSuffix("\n"))
-			Expect(msg).To(MatchJSON(`{"jsonrpc":"2.0","id":1,"result":{"agentCapabilities":{"auth":{},"mcpCapabilities":{},"promptCapabilities":{},"sessionCapabilities":{}},"agentInfo":{"name":"acpconform-reference-agent","version":"1"},"authMethods":[],"protocolVersion":1}}`))
+			must("reading the answer to initialize", err)
+			assert(typ == websocket.MessageText, "the server answered initialize in a %v frame, want a text frame", typ)
+			assert(!strings.HasSuffix(string(msg), "\n"), "the server ended its frame with a newline, want one message per frame without one: %q", msg)
+			expectJSON("the server answered initialize other than the reference agent does", msg, json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"agentCapabilities":{"auth":{},"mcpCapabilities":{},"promptCapabilities":{},"sessionCapabilities":{}},"agentInfo":{"name":"acpconform-reference-agent","version":"1"},"authMethods":[],"protocolVersion":1}}`))
 
 			c = dial()
-			Expect(c.Write(ctx, websocket.MessageBinary, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`))).To(Succeed())
+			must("writing initialize in a binary frame", c.Write(ctx, websocket.MessageBinary, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)))
 			_, _, err = c.Read(e.wait(ctx))
-			Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusUnsupportedData), "a binary frame is refused: %v", err)
+			assert(websocket.CloseStatus(err) == websocket.StatusUnsupportedData,
+				"the server answered a binary frame with %s, want the close status 1003 (unsupported data)", showError(err))
 
 			c = dial()
-			Expect(c.Write(ctx, websocket.MessageText, []byte(`"`+strings.Repeat("x", 128<<10)+`"`))).To(Succeed())
+			must("writing a frame over the limit", c.Write(ctx, websocket.MessageText, []byte(`"`+strings.Repeat("x", 128<<10)+`"`)))
 			_, _, err = c.Read(e.wait(ctx))
-			Expect(websocket.CloseStatus(err)).To(Equal(websocket.StatusMessageTooBig), "a frame over the limit is refused: %v", err)
+			assert(websocket.CloseStatus(err) == websocket.StatusMessageTooBig,
+				"the server answered a frame over its limit with %s, want the close status 1009 (message too big)", showError(err))
 		})
 
-		e.it("serves the WebSocket at <mount>/ws, metadata at <mount> and health at /healthz", remote, inProcess, rules("REM-2"), func(ctx SpecContext) {
+		e.it("endpoints", "serves the WebSocket at <mount>/ws, metadata at <mount> and health at /healthz", remote, inProcess, rules("REM-2"), func(ctx SpecContext) {
 			e.needInProcess()
 			srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
-			Expect(err).NotTo(HaveOccurred())
+			must("starting the server", err)
 			DeferCleanup(srv.Close)
-			Expect(srv.URL).To(HaveSuffix("/acp/ws"))
-			Expect(get(ctx, srv.Base+"/healthz", nil)).To(HaveField("StatusCode", http.StatusOK))
+			assert(strings.HasSuffix(srv.URL, "/acp/ws"), "the server serves its WebSocket at %s, want <mount>/ws: /acp/ws", srv.URL)
+			expectStatus(get(ctx, srv.Base+"/healthz", nil), http.StatusOK)
 			resp := get(ctx, srv.Base+"/acp", nil)
-			Expect(resp.StatusCode).To(Equal(http.StatusOK))
+			expectStatus(resp, http.StatusOK)
 			var meta relay.Metadata
-			Expect(json.NewDecoder(resp.Body).Decode(&meta)).To(Succeed())
-			Expect(meta).To(And(HaveField("Protocol", "acp"), HaveField("WebSocket", "/acp/ws"), HaveField("Auth", "none"), HaveField("MaxFrame", wire.DefaultMaxFrame)))
+			must("decoding the metadata at /acp", json.NewDecoder(resp.Body).Decode(&meta))
+			want := meta
+			want.Protocol, want.WebSocket, want.Auth, want.MaxFrame = "acp", "/acp/ws", "none", wire.DefaultMaxFrame
+			expectSame("the server's metadata at /acp is not what it serves", meta, want)
 		})
 
-		e.it("needs the bearer token, when one is set, and answers 401 without it", remote, inProcess, rules("REM-2"), func(ctx SpecContext) {
+		e.it("bearer-token", "needs the bearer token, when one is set, and answers 401 without it", remote, inProcess, rules("REM-2"), func(ctx SpecContext) {
 			e.needInProcess()
 			srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{Token: "s3cret"})
-			Expect(err).NotTo(HaveOccurred())
+			must("starting the server", err)
 			DeferCleanup(srv.Close)
 			for _, header := range []http.Header{nil, {"Authorization": {"Bearer wrong"}}, {"Authorization": {"s3cret"}}} {
+				auth := header.Get("Authorization")
 				_, resp, err := websocket.Dial(e.wait(ctx), srv.URL, &websocket.DialOptions{HTTPHeader: header})
-				Expect(err).To(HaveOccurred(), "header %v", header)
-				Expect(resp).NotTo(BeNil())
-				Expect(resp.StatusCode).To(Equal(http.StatusUnauthorized))
-				Expect(resp.Header.Get("WWW-Authenticate")).To(HavePrefix("Bearer"))
+				assert(err != nil, "the server took a WebSocket with the Authorization %q, want 401 without the bearer token", auth)
+				assert(resp != nil, "the server refused a WebSocket with the Authorization %q without an HTTP answer (%s), want 401", auth, showError(err))
+				assert(resp.StatusCode == http.StatusUnauthorized, "the server answered %d to a WebSocket with the Authorization %q, want 401", resp.StatusCode, auth)
+				challenge := resp.Header.Get("WWW-Authenticate")
+				assert(strings.HasPrefix(challenge, "Bearer"), "the server's 401 carries WWW-Authenticate %q, want a Bearer challenge", challenge)
 			}
 			conn, err := wire.Dial(e.wait(ctx), srv.URL, wire.DialOptions{Header: http.Header{"Authorization": {"Bearer s3cret"}}})
-			Expect(err).NotTo(HaveOccurred())
+			must("dialing with the bearer token", err)
 			f := e.attach(conn, formClient)
-			Expect(f.mc.Initialize(e.wait(ctx))).To(Succeed())
+			must("initialize with the bearer token", f.mc.Initialize(e.wait(ctx)))
 		})
 
-		e.it("ends a pending choice with a connection error when the server goes away", remote, inProcess, rules("RTE-7", "REM-1"), func(ctx SpecContext) {
+		e.it("server-gone-ends-pending-choice", "ends a pending choice with a connection error when the server goes away", remote, inProcess, rules("RTE-7", "REM-1"), func(ctx SpecContext) {
 			e.needInProcess()
 			sessions := make(chan *reference.Session, 1)
 			srv, err := relay.NewServer("127.0.0.1:0", func(sctx context.Context, conn wire.Conn) {
@@ -155,24 +161,26 @@ func (e *env) remote() {
 				case <-sctx.Done():
 				}
 			}, relay.Options{})
-			Expect(err).NotTo(HaveOccurred())
+			must("starting the server", err)
 			DeferCleanup(srv.Close)
 			conn, err := wire.Dial(e.wait(ctx), srv.URL, wire.DialOptions{})
-			Expect(err).NotTo(HaveOccurred())
+			must("dialing the server", err)
 			f := e.attach(conn, formClient).answer(script.Never())
-			Expect(f.mc.Initialize(e.wait(ctx))).To(Succeed())
-			var s *reference.Session
-			Eventually(ctx, sessions).Should(Receive(&s))
+			must("initialize", f.mc.Initialize(e.wait(ctx)))
+			s, ok := receive(ctx, e.response, sessions)
+			assert(ok, "the server started no session within %s of the connection", e.response)
 			s.ClientCapabilities = acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}}
 			done := make(chan error, 1)
 			go func() {
 				_, err := reference.AskChoice(context.WithoutCancel(ctx), s, "Pick", []reference.Choice[string]{{Value: "a", Label: "A"}})
 				done <- err
 			}()
-			Expect(f.mc.WaitElicitations(e.wait(ctx), 1)).To(Succeed())
+			must("waiting for the elicitation/create", f.mc.WaitElicitations(e.wait(ctx), 1))
 			By("closing the server while the choice is pending")
-			Expect(srv.Close()).To(Succeed())
-			Eventually(ctx, done).WithTimeout(e.response).Should(Receive(MatchError(reference.ErrConnectionClosed)))
+			must("closing the server", srv.Close())
+			err, ok = receive(ctx, e.response, done)
+			assert(ok, "AskChoice did not return within %s of the server going away", e.response)
+			expectError("AskChoice returned %s when the server went away, want the connection error %s", err, reference.ErrConnectionClosed)
 		})
 	})
 }
@@ -182,16 +190,16 @@ func (e *env) remote() {
 func (e *env) throughMirror(ctx context.Context, agent relay.Agent, opts relay.MirrorOptions) *fixture {
 	GinkgoHelper()
 	srv, err := relay.NewServer("127.0.0.1:0", agent, relay.Options{})
-	Expect(err).NotTo(HaveOccurred())
+	must("starting the server behind the mirror", err)
 	DeferCleanup(srv.Close)
 	mine, mirrorEnd := wire.Pipe(wire.Options{})
 	mirrored := make(chan error, 1)
 	go func() { mirrored <- relay.Mirror(context.WithoutCancel(ctx), srv.URL, mirrorEnd, opts) }()
 	DeferCleanup(func() { mine.Close(); <-mirrored })
 	f := e.attach(mine, formClient)
-	Expect(f.mc.Initialize(e.wait(ctx))).To(Succeed(), "initialize through the mirror")
+	must("initialize through the mirror", f.mc.Initialize(e.wait(ctx)))
 	f.session, err = f.mc.NewSession(e.wait(ctx))
-	Expect(err).NotTo(HaveOccurred(), "session/new through the mirror")
+	must("session/new through the mirror", err)
 	return f
 }
 
@@ -205,17 +213,23 @@ func (e *env) attach(conn wire.Conn, cfg client.Config) *fixture {
 			AddReportEntry(reports.EntryTranscript, f.mc.Transcript().String(), ReportEntryVisibilityFailureOrVerbose)
 		}
 	})
-	DeferCleanup(func() { Expect(f.mc.Violations()).To(BeEmpty(), "what the subject did unscripted") })
+	DeferCleanup(func() { expectNone("the agent did what no client script allowed", f.mc.Violations()) })
 	return f
+}
+
+// expectStatus fails the spec unless resp has the status want.
+func expectStatus(resp *http.Response, want int) {
+	GinkgoHelper()
+	assert(resp.StatusCode == want, "GET %s answered %s, want %d %s", resp.Request.URL.Path, resp.Status, want, http.StatusText(want))
 }
 
 func get(ctx context.Context, url string, header http.Header) *http.Response {
 	GinkgoHelper()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	Expect(err).NotTo(HaveOccurred())
+	must("GET "+url, err)
 	req.Header = header
 	resp, err := http.DefaultClient.Do(req)
-	Expect(err).NotTo(HaveOccurred())
+	must("GET "+url, err)
 	DeferCleanup(resp.Body.Close)
 	return resp
 }

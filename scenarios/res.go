@@ -38,7 +38,7 @@ func (e *env) res() {
 			e.entry("a string result", rules("RES-2"), script.Result("accept")),
 		)
 
-		e.it("keeps a null value an acceptance: no outcome collapses into a missing value", rules("RES-3"), func(ctx SpecContext) {
+		e.it("null-value-accepted", "keeps a null value an acceptance: no outcome collapses into a missing value", rules("RES-3"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Accept(1))
 			Expect(f.probe(ctx, ask("Pick", choice("a", "A"), choice(nil, "Nothing")))).To(BeOutcome(accepted(1, nil)))
 		})

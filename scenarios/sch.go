@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -13,26 +15,28 @@ import (
 // sch: what ask_choice sends (SCH-1..6, DEF-2).
 func (e *env) sch() {
 	Describe("SCH: what ask_choice sends", func() {
-		e.it("sends one form request scoped to the session, with the question exactly as given", rules("SCH-1"), func(ctx SpecContext) {
+		e.it("one-form-scoped-to-session", "sends one form request scoped to the session, with the question exactly as given", rules("SCH-1"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := deploy()
 			req.Question = "  Choose a deployment target \n"
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
 			params := f.params()
-			Expect(gjson.GetBytes(params, "mode").Raw).To(Equal(`"form"`))
-			Expect(gjson.GetBytes(params, "message").String()).To(Equal("  Choose a deployment target \n"), "the question is not trimmed")
-			Expect(gjson.GetBytes(params, "sessionId").String()).To(Equal(f.session), "the request is scoped to the session")
-			Expect(gjson.GetBytes(params, "toolCallId").Exists()).To(BeFalse(), "no toolCallId")
-			Expect(gjson.GetBytes(params, "requestId").Exists()).To(BeFalse(), "no requestId")
-			Expect(f.requests()).To(Equal([]string{"elicitation/create"}), "one request per call")
+			expectEqual("the agent sent the mode %s, want %s", gjson.GetBytes(params, "mode").Raw, `"form"`)
+			expectEqual("the agent sent the message %s, want the question exactly as given, %s", gjson.GetBytes(params, "message").String(), "  Choose a deployment target \n")
+			expectEqual("the agent sent the sessionId %s, want the session's, %s", gjson.GetBytes(params, "sessionId").String(), f.session)
+			for _, key := range []string{"toolCallId", "requestId"} {
+				v := gjson.GetBytes(params, key)
+				assert(!v.Exists(), "the agent sent a %s (%s), which a form request scoped to the session has none of", key, v.Raw)
+			}
+			expectEqual("the agent sent the requests %s for one ask_choice, want %s", f.requests(), []string{"elicitation/create"})
 		})
 
-		e.it("sends exactly the typed-choice schema: one required string property with a oneOf of tokens and labels, the default as a token", rules("SCH-2", "SCH-3", "SCH-5", "DEF-2"), func(ctx SpecContext) {
+		e.it("exact-schema", "sends exactly the typed-choice schema: one required string property with a oneOf of tokens and labels, the default as a token", rules("SCH-2", "SCH-3", "SCH-5", "DEF-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := deploy()
 			req.Choices[0].Label = " Preview "
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
-			Expect(gjson.GetBytes(f.params(), "requestedSchema").Raw).To(MatchJSON(`{
+			expectJSON("the agent sent a requestedSchema other than the typed-choice schema", rawJSON(gjson.GetBytes(f.params(), "requestedSchema")), json.RawMessage(`{
 				"type": "object",
 				"properties": {"choice": {
 					"type": "string",
@@ -48,7 +52,7 @@ func (e *env) sch() {
 			}`))
 		})
 
-		e.it("numbers tokens choice_0, choice_1, ... in plain decimal, in the order given, past ten", rules("SCH-3", "SCH-4"), func(ctx SpecContext) {
+		e.it("tokens-in-order-past-ten", "numbers tokens choice_0, choice_1, ... in plain decimal, in the order given, past ten", rules("SCH-3", "SCH-4"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := ask("Pick one")
 			var tokens, labels []string
@@ -59,12 +63,12 @@ func (e *env) sch() {
 			}
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
 			form, err := script.ReadForm(f.params())
-			Expect(err).NotTo(HaveOccurred())
-			Expect(form.Tokens()).To(Equal(tokens))
-			Expect(form.Labels()).To(Equal(labels))
+			must("reading the form the agent sent", err)
+			expectEqual("the agent sent the tokens %s, want %s", form.Tokens(), tokens)
+			expectEqual("the agent sent the labels %s, want %s", form.Labels(), labels)
 		})
 
-		e.it("never puts an application value on the wire, whatever its JSON type", rules("SCH-4"), func(ctx SpecContext) {
+		e.it("no-value-on-the-wire", "never puts an application value on the wire, whatever its JSON type", rules("SCH-4"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := ask("Pick one",
 				choice("value-string-7f3a", "A"),
@@ -73,43 +77,56 @@ func (e *env) sch() {
 				choice(71937, "D"),
 			)
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
-			raw := string(f.sent()[0].Request.Raw)
-			Expect(raw).NotTo(ContainSubstring("7f3a"))
-			Expect(raw).NotTo(ContainSubstring("71937"))
+			sent := f.sent()
+			assert(len(sent) > 0, "the agent sent no elicitation/create for the ask_choice")
+			raw := string(sent[0].Request.Raw)
+			for _, mark := range []string{"7f3a", "71937"} {
+				assert(!strings.Contains(raw, mark), "the agent put an application value on the wire: %q is in its elicitation/create %s", mark, raw)
+			}
 		})
 
-		e.it("sends no option metadata for a choice without a description", rules("SCH-5"), func(ctx SpecContext) {
+		e.it("no-meta-without-description", "sends no option metadata for a choice without a description", rules("SCH-5"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			Expect(f.probe(ctx, ask("Pick", choice("a", "A"), described(choice("b", "B"), "Bee")))).To(BeOutcome(declined))
 			oneOf := gjson.GetBytes(f.params(), "requestedSchema.properties.choice.oneOf")
-			Expect(oneOf.Get("0._meta").Exists()).To(BeFalse())
-			Expect(oneOf.Get("1._meta").Raw).To(MatchJSON(`{"acpkit.dev/choice-description":"Bee"}`))
+			meta := oneOf.Get("0._meta")
+			assert(!meta.Exists(), "the agent sent the _meta %s for a choice without a description, want none", meta.Raw)
+			expectJSON("the agent sent other option metadata than the description", rawJSON(oneOf.Get("1._meta")), json.RawMessage(`{"acpkit.dev/choice-description":"Bee"}`))
 		})
 
-		e.it("invents nothing: a list value is one value, never a multi-select, and no enum is added", rules("SCH-6"), func(ctx SpecContext) {
+		e.it("invents-nothing", "invents nothing: a list value is one value, never a multi-select, and no enum is added", rules("SCH-6"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Accept(0))
 			req := ask("Regions", choice([]string{"eu", "us"}, "Both regions"), choice([]string{"eu"}, "Europe"))
 			Expect(f.probe(ctx, req)).To(BeOutcome(accepted(0, []string{"eu", "us"})))
-			Expect(gjson.GetBytes(f.params(), "requestedSchema").Raw).To(MatchJSON(`{"type":"object","required":["choice"],
+			expectJSON("the agent invented something in the requestedSchema", rawJSON(gjson.GetBytes(f.params(), "requestedSchema")), json.RawMessage(`{"type":"object","required":["choice"],
 				"properties":{"choice":{"type":"string","title":"Choice","oneOf":[
 					{"const":"choice_0","title":"Both regions"},{"const":"choice_1","title":"Europe"}]}}}`))
 		})
 
-		e.it("sends no default when no choice is the default", rules("DEF-2"), func(ctx SpecContext) {
+		e.it("no-default-sent", "sends no default when no choice is the default", rules("DEF-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Decline())
 			req := deploy()
 			req.Choices[1].Default = false
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
-			Expect(gjson.GetBytes(f.params(), "requestedSchema.properties.choice.default").Exists()).To(BeFalse(), "default is absent, not null or empty")
+			def := gjson.GetBytes(f.params(), "requestedSchema.properties.choice.default")
+			assert(!def.Exists(), "the agent sent the default %s when no choice is the default, want none (absent, not null or empty)", def.Raw)
 		})
 
-		e.it("sends duplicate labels and values as they are", rules("SCH-3"), func(ctx SpecContext) {
+		e.it("duplicates-as-they-are", "sends duplicate labels and values as they are", rules("SCH-3"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Accept(1))
 			req := ask("Pick", choice("same", "Same"), choice("same", "Same"))
 			Expect(f.probe(ctx, req)).To(BeOutcome(accepted(1, "same")))
 			form, err := script.ReadForm(f.params())
-			Expect(err).NotTo(HaveOccurred())
-			Expect(form.Labels()).To(Equal([]string{"Same", "Same"}))
+			must("reading the form the agent sent", err)
+			expectEqual("the agent sent the labels %s, want them as given, %s", form.Labels(), []string{"Same", "Same"})
 		})
 	})
+}
+
+// rawJSON is what gjson found, as raw JSON: nil when nothing was found.
+func rawJSON(r gjson.Result) json.RawMessage {
+	if !r.Exists() {
+		return nil
+	}
+	return json.RawMessage(r.Raw)
 }

@@ -20,7 +20,7 @@ func (e *env) tok() {
 			e.entry("choice_1", rules("TOK-1"), script.AcceptChoice("choice_1"), accepted(1, "production")),
 		)
 
-		e.it("maps a token past ten, and a value of any JSON type, to the offered value", rules("TOK-1"), func(ctx SpecContext) {
+		e.it("past-ten-and-any-json-type", "maps a token past ten, and a value of any JSON type, to the offered value", rules("TOK-1"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.AcceptChoice("choice_10"))
 			req := ask("Pick")
 			for i := 0; i < 12; i++ {
@@ -69,12 +69,12 @@ func (e *env) tok() {
 			e.entry("the token as a key", rules("TOK-2"), script.AcceptContent(map[string]bool{"choice_0": true})),
 		)
 
-		e.it("ignores content keys other than choice", rules("TOK-3"), func(ctx SpecContext) {
+		e.it("extra-content-keys-ignored", "ignores content keys other than choice", rules("TOK-3"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.AcceptContent(map[string]any{"choice": "choice_0", "note": "hi", "choice_1": true}))
 			Expect(f.probe(ctx, deploy())).To(BeOutcome(accepted(0, "preview")))
 		})
 
-		e.it("gives a token meaning only in the request that offered it", rules("TOK-4"), func(ctx SpecContext) {
+		e.it("token-per-request", "gives a token meaning only in the request that offered it", rules("TOK-4"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.AcceptChoice("choice_2"), script.AcceptChoice("choice_2"))
 			Expect(f.probe(ctx, ask("First", choice("a", "A"), choice("b", "B"), choice("c", "C")))).To(BeOutcome(accepted(2, "c")))
 			Expect(f.probe(ctx, ask("Second", choice("x", "X"), choice("y", "Y")))).To(BeOutcome(invalidResponse))

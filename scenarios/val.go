@@ -19,7 +19,7 @@ func (e *env) val() {
 			func(ctx SpecContext, req probe.Request, message string) {
 				f := e.connect(ctx, formClient)
 				Expect(f.probe(ctx, req)).To(BeOutcome(invalid(message)))
-				Expect(f.sent()).To(BeEmpty())
+				f.expectSent(0, "ask_choice refuses invalid arguments before anything is sent")
 			},
 			e.entry("an empty question", rules("VAL-1"), ask("", choice("a", "A")), "question must not be blank"),
 			e.entry("a question of white space", rules("VAL-1"), ask(" \t\n\u00a0", choice("a", "A")), "question must not be blank"),
@@ -32,14 +32,14 @@ func (e *env) val() {
 				ask("Q", withDefault(choice("a", "A")), withDefault(choice("b", "B")), choice("c", " ")), "choice labels must not be blank"),
 		)
 
-		e.it("validates before the capability check and before any fallback", rules("VAL-5"), func(ctx SpecContext) {
+		e.it("before-capability-and-fallback", "validates before the capability check and before any fallback", rules("VAL-5"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			req := withFallback(ask(" ", choice("a", "A")), declinedFallback, 0)
 			Expect(f.probe(ctx, req)).To(BeOutcome(invalid("question must not be blank")))
-			Expect(f.requests()).To(BeEmpty())
+			f.expectNoRequest("ask_choice validates before the capability check and any fallback")
 		})
 
-		e.it("validates before a fallback would accept", rules("VAL-5", "VAL-4"), func(ctx SpecContext) {
+		e.it("before-fallback-accepts", "validates before a fallback would accept", rules("VAL-5", "VAL-4"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			req := withFallback(ask("Q", withDefault(choice("a", "A")), withDefault(choice("b", "B"))), acceptedFallback("a"), 0)
 			Expect(f.probe(ctx, req)).To(BeOutcome(invalid("at most one choice may be the default")))

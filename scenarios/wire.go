@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
@@ -22,14 +21,14 @@ var wireOnly = Label("wire-only")
 // CAP-3), for agents without a probe adapter.
 func (e *env) wire() {
 	Describe("WIRE: what the agent sends, seen on the wire alone", func() {
-		e.it("sends one well-formed typed-choice form, scoped to the session", wireOnly,
+		e.it("wire-well-formed-form", "sends one well-formed typed-choice form, scoped to the session", wireOnly,
 			rules("SCH-1", "SCH-2", "SCH-3", "SCH-4", "SCH-5", "SCH-6", "DEF-2"), func(ctx SpecContext) {
 				f := e.connect(ctx, formClient).answer(script.Decline())
 				_, err := f.mc.Prompt(ctx, e.prompt()).Wait(e.wait(ctx))
-				Expect(err).NotTo(HaveOccurred(), "the prompt turn")
+				must("session/prompt", err)
 				sent := f.sent()
-				Expect(sent).To(HaveLen(1), "one elicitation/create for the prompt %q", e.prompt())
-				Expect(typedChoiceProblems(sent[0].Request.Params, f.session)).To(BeEmpty())
+				assert(len(sent) == 1, "the agent sent %d elicitation/create requests for the prompt %q, want 1", len(sent), e.prompt())
+				expectNone("the agent sent a form that is not a well-formed typed choice", typedChoiceProblems(sent[0].Request.Params, f.session))
 			})
 
 		DescribeTable("sends nothing to a client without form elicitation",
@@ -40,12 +39,12 @@ func (e *env) wire() {
 				}
 				f := e.connect(ctx, cfg)
 				_, err := f.mc.Prompt(ctx, e.prompt()).Wait(e.wait(ctx))
-				Expect(err).NotTo(HaveOccurred(), "the prompt turn")
-				Expect(f.requests()).To(BeEmpty(), "no elicitation, and no permission request in its place")
+				must("session/prompt", err)
+				f.expectNoRequest("a client without form support gets no elicitation, and no permission request in its place")
 			},
-			e.entry("no capabilities", wireOnly, rules("CAP-2", "CAP-3"), ""),
-			e.entry("elicitation {}", wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{}}`),
-			e.entry("url alone", wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{"url":{}}}`),
+			e.entry("no capabilities", slug("wire-no-capabilities"), wireOnly, rules("CAP-2", "CAP-3"), ""),
+			e.entry("elicitation {}", slug("wire-elicitation-empty"), wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{}}`),
+			e.entry("url alone", slug("wire-url-alone"), wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{"url":{}}}`),
 		)
 	})
 }
@@ -67,20 +66,20 @@ func typedChoiceProblems(params json.RawMessage, session string) []string {
 	var p []string
 	var req map[string]json.RawMessage
 	if err := json.Unmarshal(params, &req); err != nil {
-		return []string{fmt.Sprintf("params are not an object: %s", params)}
+		return []string{fmt.Sprintf("params are not an object: %s", show(params))}
 	}
 	str := func(raw json.RawMessage) (string, bool) {
 		var s string
 		return s, json.Unmarshal(raw, &s) == nil && raw != nil && string(raw) != "null"
 	}
 	if m, _ := str(req["mode"]); m != "form" {
-		p = append(p, fmt.Sprintf("SCH-1: mode is %s, want \"form\"", req["mode"]))
+		p = append(p, fmt.Sprintf("SCH-1: mode is %s, want \"form\"", show(req["mode"])))
 	}
 	if m, ok := str(req["message"]); !ok || strings.TrimSpace(m) == "" {
-		p = append(p, fmt.Sprintf("SCH-1: message is %s, want the question", req["message"]))
+		p = append(p, fmt.Sprintf("SCH-1: message is %s, want the question", show(req["message"])))
 	}
 	if s, _ := str(req["sessionId"]); s != session {
-		p = append(p, fmt.Sprintf("SCH-1: sessionId is %s, want %q", req["sessionId"], session))
+		p = append(p, fmt.Sprintf("SCH-1: sessionId is %s, want %q", show(req["sessionId"]), session))
 	}
 	for _, k := range []string{"toolCallId", "requestId"} {
 		if _, ok := req[k]; ok {
@@ -93,10 +92,10 @@ func typedChoiceProblems(params json.RawMessage, session string) []string {
 		Required   []string                   `json:"required"`
 	}
 	if err := json.Unmarshal(req["requestedSchema"], &schema); err != nil {
-		return append(p, fmt.Sprintf("SCH-2: requestedSchema is %s", req["requestedSchema"]))
+		return append(p, fmt.Sprintf("SCH-2: requestedSchema is %s", show(req["requestedSchema"])))
 	}
 	if schema.Type != "object" || len(schema.Properties) != 1 || schema.Properties["choice"] == nil || !slices.Equal(schema.Required, []string{"choice"}) {
-		p = append(p, fmt.Sprintf("SCH-2: requestedSchema is %s, want an object with the one required property choice", req["requestedSchema"]))
+		p = append(p, fmt.Sprintf("SCH-2: requestedSchema is %s, want an object with the one required property choice", show(req["requestedSchema"])))
 	}
 	var choice map[string]json.RawMessage
 	if err := json.Unmarshal(schema.Properties["choice"], &choice); err != nil {
@@ -108,24 +107,24 @@ func typedChoiceProblems(params json.RawMessage, session string) []string {
 		}
 	}
 	if t, _ := str(choice["type"]); t != "string" {
-		p = append(p, fmt.Sprintf("SCH-3: choice type is %s, want \"string\"", choice["type"]))
+		p = append(p, fmt.Sprintf("SCH-3: choice type is %s, want \"string\"", show(choice["type"])))
 	}
 	if t, _ := str(choice["title"]); t != "Choice" {
-		p = append(p, fmt.Sprintf("SCH-3: choice title is %s, want \"Choice\"", choice["title"]))
+		p = append(p, fmt.Sprintf("SCH-3: choice title is %s, want \"Choice\"", show(choice["title"])))
 	}
 	var oneOf []map[string]json.RawMessage
 	if err := json.Unmarshal(choice["oneOf"], &oneOf); err != nil || len(oneOf) == 0 {
-		return append(p, fmt.Sprintf("SCH-3: oneOf is %s, want one entry per choice", choice["oneOf"]))
+		return append(p, fmt.Sprintf("SCH-3: oneOf is %s, want one entry per choice", show(choice["oneOf"])))
 	}
 	var tokens []string
 	for i, o := range oneOf {
 		c, _ := str(o["const"])
 		tokens = append(tokens, c)
 		if c != fmt.Sprintf("choice_%d", i) || !tokenRE.MatchString(c) {
-			p = append(p, fmt.Sprintf("SCH-4: option %d has const %s, want \"choice_%d\"", i, o["const"], i))
+			p = append(p, fmt.Sprintf("SCH-4: option %d has const %s, want \"choice_%d\"", i, show(o["const"]), i))
 		}
 		if t, ok := str(o["title"]); !ok || strings.TrimSpace(t) == "" {
-			p = append(p, fmt.Sprintf("SCH-3: option %d has title %s, want its label", i, o["title"]))
+			p = append(p, fmt.Sprintf("SCH-3: option %d has title %s, want its label", i, show(o["title"])))
 		}
 		for k := range o {
 			if k != "const" && k != "title" && k != "_meta" {
@@ -135,7 +134,7 @@ func typedChoiceProblems(params json.RawMessage, session string) []string {
 		if meta, ok := o["_meta"]; ok {
 			var m map[string]json.RawMessage
 			if json.Unmarshal(meta, &m) != nil || len(m) != 1 || m["acpkit.dev/choice-description"] == nil {
-				p = append(p, fmt.Sprintf("SCH-5: option %d has _meta %s, want only acpkit.dev/choice-description", i, meta))
+				p = append(p, fmt.Sprintf("SCH-5: option %d has _meta %s, want only acpkit.dev/choice-description", i, show(meta)))
 			} else if _, ok := str(m["acpkit.dev/choice-description"]); !ok {
 				p = append(p, fmt.Sprintf("SCH-5: option %d's description is not a string", i))
 			}
@@ -143,7 +142,7 @@ func typedChoiceProblems(params json.RawMessage, session string) []string {
 	}
 	if raw, ok := choice["default"]; ok {
 		if d, _ := str(raw); !slices.Contains(tokens, d) {
-			p = append(p, fmt.Sprintf("DEF-2: default is %s, want one of the tokens", raw))
+			p = append(p, fmt.Sprintf("DEF-2: default is %s, want one of the tokens", show(raw)))
 		}
 	}
 	return p

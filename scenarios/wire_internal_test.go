@@ -19,6 +19,7 @@ func TestTypedChoiceProblems(t *testing.T) {
 		{"wrong session", `"sessionId":"s"`, `"sessionId":"t"`, "SCH-1: sessionId"},
 		{"a tool call", `"mode":"form"`, `"mode":"form","toolCallId":"x"`, "SCH-1: the request carries toolCallId"},
 		{"url mode", `"mode":"form"`, `"mode":"url"`, "SCH-1: mode"},
+		{"no mode", `"mode":"form",`, ``, `SCH-1: mode is absent, want "form"`},
 		{"blank question", `"message":"Q"`, `"message":" "`, "SCH-1: message"},
 		{"not required", `"required":["choice"]`, `"required":[]`, "SCH-2"},
 		{"two properties", `"properties":{"choice"`, `"properties":{"x":{},"choice"`, "SCH-2"},

@@ -207,14 +207,14 @@ var _ = Describe("The mock agent checks an answer against what the step expects"
 		},
 		Entry("accept pick 1, answered with pick 1", within, probe.User{Action: "accept", Pick: 1}, script.Accept(1)),
 		Entry("accept pick 1, answered with pick 0", within, probe.User{Action: "accept", Pick: 1}, script.Accept(0),
-			`the choice is choice_0, want "choice_1"`),
+			`the choice is "choice_0", want "choice_1"`),
 		Entry("accept pick 1 (as decoded from JSON), answered with pick 0", within, probe.User{Action: "accept", Pick: 1.0}, script.Accept(0),
-			`the choice is choice_0, want "choice_1"`),
+			`the choice is "choice_0", want "choice_1"`),
 		Entry("accept pick default, answered with the default", within, probe.User{Action: "accept", Pick: probe.PickDefault}, script.AcceptDefault()),
 		Entry("accept pick default, answered with pick 0", within, probe.User{Action: "accept", Pick: probe.PickDefault}, script.Accept(0),
-			`the choice is choice_0, want "choice_1"`),
+			`the choice is "choice_0", want "choice_1"`),
 		Entry("accept pick 0, answered with a decline", within, probe.User{Action: "accept", Pick: 0}, script.Decline(),
-			`the action is "decline", want "accept"`, `the choice is <nil>, want "choice_0"`),
+			`the action is "decline", want "accept"`, `the choice is absent or null, want "choice_0"`),
 		Entry("accept pick 0, answered with an error", within, probe.User{Action: "accept", Pick: 0}, script.Fail(-32603, "Internal error", nil),
 			`the answer is JSON-RPC error -32603: Internal error, want action "accept"`),
 		Entry("decline, answered with a decline", within, probe.User{Action: "decline"}, script.Decline()),
@@ -249,7 +249,7 @@ var _ = Describe("The mock agent checks an answer against what the step expects"
 			script.Accept(0)),
 		Entry("accept choice_0, answered with choice_1", within, client.FormElicitation, script.AnswerExpect{Action: "accept", Choice: "choice_0"},
 			script.Accept(1),
-			`the choice is choice_1, want "choice_0"`),
+			`the choice is "choice_1", want "choice_0"`),
 		Entry("a decline, answered with a cancel", within, client.FormElicitation, script.AnswerExpect{Action: "decline"},
 			script.Cancel(),
 			`the action is "cancel", want "decline"`),
@@ -596,9 +596,9 @@ var _ = Describe("agent.Run", func() {
 		err := runError(ctx, errc)
 		Expect(err).To(HaveOccurred())
 		Expect(strings.Split(err.Error(), "\n")).To(ConsistOf(
-			`elicitation/create #1: the choice is choice_0, want "choice_1"`,
+			`elicitation/create #1: the choice is "choice_0", want "choice_1"`,
 			`elicitation/create #2: CLI-2: the accepted choice "choice_9" is none of the offered consts ["choice_0" "choice_1"]`,
-			`elicitation/create #2: the choice is choice_9, want "choice_0"`,
+			`elicitation/create #2: the choice is "choice_9", want "choice_0"`,
 			`elicitation/create #3: CLI-2: a decline carries content {}`,
 		))
 	})

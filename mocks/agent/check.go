@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
@@ -86,7 +87,7 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, params json.RawMessa
 		problems = append(problems, fmt.Sprintf("the action is %q, want %q", result.Action, want.Action))
 	}
 	if want.Choice != "" && result.Content.Choice != want.Choice {
-		problems = append(problems, fmt.Sprintf("the choice is %v, want %q", result.Content.Choice, want.Choice))
+		problems = append(problems, fmt.Sprintf("the choice is %s, want %q", showChoice(result.Content.Choice), want.Choice))
 	}
 	return problems
 }
@@ -126,6 +127,19 @@ func advertisesForm(caps json.RawMessage) bool {
 		} `json:"elicitation"`
 	}
 	return json.Unmarshal(caps, &c) == nil && c.Elicitation != nil && c.Elicitation.Form != nil && string(c.Elicitation.Form) != "null"
+}
+
+// showChoice writes an answer's content.choice: a string quoted, absent
+// as absent, any other value as JSON.
+func showChoice(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "absent or null"
+	case string:
+		return strconv.Quote(v)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 func describe(m peer.Message) string {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/acpconform/acpconform/probe"
 )
@@ -57,7 +58,7 @@ func (o *Outcome) Check(got probe.Outcome) []string {
 		problems = append(problems, fmt.Sprintf("%s is %v, want %v", field, got, want))
 	}
 	if o.Outcome != "" && got.Outcome != o.Outcome {
-		mismatch("outcome", got.Outcome, o.Outcome)
+		mismatch("outcome", strconv.Quote(got.Outcome), strconv.Quote(o.Outcome))
 	}
 	if o.Index != nil && (got.Index == nil || *got.Index != *o.Index) {
 		mismatch("index", intOrAbsent(got.Index), *o.Index)
@@ -66,7 +67,7 @@ func (o *Outcome) Check(got probe.Outcome) []string {
 		mismatch("value", orAbsent(got.Value), string(o.Value))
 	}
 	if o.Error != "" && got.Error != o.Error {
-		mismatch("error", got.Error, o.Error)
+		mismatch("error", strconv.Quote(got.Error), strconv.Quote(o.Error))
 	}
 	if o.Code != nil && (got.Code == nil || *got.Code != *o.Code) {
 		mismatch("code", intOrAbsent(got.Code), *o.Code)

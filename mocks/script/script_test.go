@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -200,6 +201,11 @@ func TestOutcomeCheck(t *testing.T) {
 	}
 	if p := (&script.Outcome{Warnings: []string{}}).Check(probe.Outcome{}); len(p) != 0 {
 		t.Errorf("no warnings expected and none given: %q", p)
+	}
+	// An empty value shows as "", not as nothing at all.
+	p = (&script.Outcome{Outcome: "error", Error: "invalid_response"}).Check(probe.Outcome{Outcome: "accepted"})
+	if want := []string{`outcome is "accepted", want "error"`, `error is "", want "invalid_response"`}; !slices.Equal(p, want) {
+		t.Errorf("mismatches %q, want %q", p, want)
 	}
 }
 
