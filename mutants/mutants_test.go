@@ -174,8 +174,7 @@ func sameInJUnit(t *testing.T, path string, doc reports.JSON) {
 			switch tc.Status {
 			case junit.StatusFailed, junit.StatusError:
 				failed++
-				name, _, _ := strings.Cut(tc.Name, " [")
-				failedNames[name] = true
+				failedNames[tc.Name] = true
 			case junit.StatusSkipped:
 				skipped++
 			}
@@ -185,7 +184,7 @@ func sameInJUnit(t *testing.T, path string, doc reports.JSON) {
 		t.Errorf("JUnit: %d tests, %d failed, %d skipped; JSON: %d checks, %+v", tests, failed, skipped, len(doc.Checks), doc.Totals)
 	}
 	for _, c := range doc.Checks {
-		if c.Failed() && !failedNames[c.Name] {
+		if c.Failed() && !failedNames[c.ID+": "+c.Name] { // JUnit names lead with the check's ID
 			t.Errorf("JSON says %q failed, JUnit does not", c.Name)
 		}
 	}
