@@ -1,11 +1,12 @@
 #!/bin/sh
-# acpconform in a CI pipeline: check an agent (or a client) under test, write
-# the reports, and fail only on failures the baseline does not list.
+# acpconform in a CI pipeline other than GitHub Actions (there, use the
+# action: docs/ci/README.md): check an agent under test, write the reports,
+# and fail only on failures the baseline does not list.
 #
 #   AGENT       the command that starts the agent under test (required)
 #   ACPCONFORM  the acpconform binary (default: acpconform on the PATH);
-#               install it with
-#               go install github.com/acpconform/acpconform/cmd/acpconform@latest
+#               install a pinned release, never @latest:
+#               go install github.com/acpconform/acpconform/cmd/acpconform@v0.1.0
 #   BASELINE    known failures with reasons (default: acpconform-baseline.yaml,
 #               used when it exists); write a first one with
 #               $ACPCONFORM agent --write-baseline acpconform-baseline.yaml -- $AGENT

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command hostile is an ACP subject that misbehaves on purpose, one way per
 // mode, so that the tests of acpconform's CLI can check how the harness
 // copes: it speaks just enough ACP by hand (one JSON-RPC message a line on
@@ -44,6 +46,9 @@
 // that starts a child waits until the child has recorded itself. With
 // $HOSTILE_EVENTS set (a FIFO, say), every request a hostile agent reads is
 // announced there as "METHOD PID", so that a test can act at that point.
+//
+// It is a Unix program, as the harness's subject commands are: it calls
+// setsid, flock and kill.
 package main
 
 import (

@@ -7,8 +7,10 @@
 // the process's environment marker (the variable MarkerEnv, which
 // descendants inherit), and every descendant found by walking parent links
 // in /proc; BecomeSubreaper makes orphaned descendants children of this
-// process, so that Stop also reaps them. On other platforms only the
-// process group is stopped.
+// process, so that Stop also reaps them. On other Unix systems only the
+// process group is stopped. On Windows, Start returns an error wrapping
+// errors.ErrUnsupported and the rest does nothing: there acpconform checks
+// only subjects it connects to, never ones it starts.
 //
 // A program that starts processes here calls BecomeSubreaper once at its
 // start, and StopAll on every way out: at its end, on an interrupt or a
@@ -19,7 +21,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,8 +30,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // StopGrace is how long a subject process gets to exit after its stdin
@@ -88,62 +87,6 @@ const (
 	sentKillLate        // Stop's SIGKILL after the SIGTERM grace
 	sentKillAtOnce      // Kill's SIGKILL
 )
-
-// Start starts argv in its own process group with pipes on its stdio and
-// a fresh marker in MarkerEnv.
-func Start(argv []string) (*Process, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("no command to start")
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &Process{
-		name:       argv[0],
-		marker:     newMarker(),
-		cmd:        cmd,
-		Stderr:     &TailBuffer{Limit: StderrLimit},
-		stderrDone: make(chan struct{}),
-		exited:     make(chan struct{}),
-	}
-	cmd.Env = withMarker(os.Environ(), p.marker)
-	// Stdout and stderr are pipes of our own, not exec's: Wait closes
-	// exec's read ends when the process exits, losing what is still in
-	// them, and exec's copying would make Wait wait for a descendant that
-	// holds them open.
-	outRead, outWrite, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("start %s: stdout pipe: %w", argv[0], err)
-	}
-	errRead, errWrite, err := os.Pipe()
-	if err != nil {
-		outRead.Close()
-		outWrite.Close()
-		return nil, fmt.Errorf("start %s: stderr pipe: %w", argv[0], err)
-	}
-	cmd.Stdout, cmd.Stderr = outWrite, errWrite
-	p.stdout, p.Stdout, p.stderr = outRead, outRead, errRead
-	if p.Stdin, err = cmd.StdinPipe(); err == nil {
-		err = cmd.Start()
-	}
-	outWrite.Close() // the child has its own copies
-	errWrite.Close()
-	if err != nil {
-		outRead.Close()
-		errRead.Close()
-		return nil, fmt.Errorf("start %s: %w", argv[0], err)
-	}
-	go func() {
-		_, _ = io.Copy(p.Stderr, errRead)
-		errRead.Close()
-		close(p.stderrDone)
-	}()
-	go func() {
-		p.err = cmd.Wait()
-		close(p.exited)
-	}()
-	register(p)
-	return p, nil
-}
 
 // Exited is closed when the process has exited.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
@@ -236,10 +179,6 @@ func (p *Process) await(done <-chan struct{}, d time.Duration) bool {
 	}
 }
 
-func (p *Process) signal(sig syscall.Signal) {
-	_ = syscall.Kill(-p.cmd.Process.Pid, sig) // the whole group
-}
-
 func (p *Process) setSent(s sent) {
 	select {
 	case <-p.exited: // too late to be how it ended
@@ -289,7 +228,7 @@ func (p *Process) ExitDescription() string {
 	case sig == syscall.SIGKILL && sent == sentKillAtOnce:
 		return "killed at once by SIGKILL"
 	default:
-		d := fmt.Sprintf("killed by signal %s (%s)", unix.SignalName(sig), sig)
+		d := fmt.Sprintf("killed by signal %s (%s)", signalName(sig), sig)
 		if status.CoreDump() {
 			d += ", core dumped"
 		}

@@ -1,0 +1,77 @@
+//go:build unix
+
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Start starts argv in its own process group with pipes on its stdio and
+// a fresh marker in MarkerEnv.
+func Start(argv []string) (*Process, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("no command to start")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p := &Process{
+		name:       argv[0],
+		marker:     newMarker(),
+		cmd:        cmd,
+		Stderr:     &TailBuffer{Limit: StderrLimit},
+		stderrDone: make(chan struct{}),
+		exited:     make(chan struct{}),
+	}
+	cmd.Env = withMarker(os.Environ(), p.marker)
+	// Stdout and stderr are pipes of our own, not exec's: Wait closes
+	// exec's read ends when the process exits, losing what is still in
+	// them, and exec's copying would make Wait wait for a descendant that
+	// holds them open.
+	outRead, outWrite, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %s: stdout pipe: %w", argv[0], err)
+	}
+	errRead, errWrite, err := os.Pipe()
+	if err != nil {
+		outRead.Close()
+		outWrite.Close()
+		return nil, fmt.Errorf("start %s: stderr pipe: %w", argv[0], err)
+	}
+	cmd.Stdout, cmd.Stderr = outWrite, errWrite
+	p.stdout, p.Stdout, p.stderr = outRead, outRead, errRead
+	if p.Stdin, err = cmd.StdinPipe(); err == nil {
+		err = cmd.Start()
+	}
+	outWrite.Close() // the child has its own copies
+	errWrite.Close()
+	if err != nil {
+		outRead.Close()
+		errRead.Close()
+		return nil, fmt.Errorf("start %s: %w", argv[0], err)
+	}
+	go func() {
+		_, _ = io.Copy(p.Stderr, errRead)
+		errRead.Close()
+		close(p.stderrDone)
+	}()
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	register(p)
+	return p, nil
+}
+
+func (p *Process) signal(sig syscall.Signal) {
+	_ = syscall.Kill(-p.cmd.Process.Pid, sig) // the whole group
+}
+
+// signalName is a signal's name, such as SIGSEGV.
+func signalName(sig syscall.Signal) string { return unix.SignalName(sig) }
