@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/probe"
 	"github.com/acpconform/acpconform/reports"
@@ -183,7 +184,7 @@ func keepEvidence(link *suite.Link, transcript func() string) {
 
 // wait is a context for one wait for the subject.
 func (e *env) wait(ctx context.Context) context.Context {
-	w, cancel := context.WithTimeout(ctx, e.response)
+	w, cancel := peer.WithBound(ctx, e.response) // its errors say the bound: "within 5s"
 	DeferCleanup(cancel)
 	return w
 }

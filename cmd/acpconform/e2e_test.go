@@ -429,8 +429,8 @@ func TestShellExample(t *testing.T) {
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), append([]string{"ACPCONFORM=" + bin}, env...)...)
 		out, _ := cmd.CombinedOutput()
-		if _, err := os.Stat(filepath.Join(dir, "reports", "junit.xml")); err != nil && cmd.ProcessState.ExitCode() < 2 {
-			t.Errorf("the script wrote no reports/junit.xml: %v\n%s", err, out)
+		if _, err := os.Stat(filepath.Join(dir, "acpconform-reports", "junit.xml")); err != nil && cmd.ProcessState.ExitCode() < 2 {
+			t.Errorf("the script wrote no acpconform-reports/junit.xml: %v\n%s", err, out)
 		}
 		return cmd.ProcessState.ExitCode(), string(out)
 	}

@@ -10,7 +10,7 @@
 #   BASELINE    known failures with reasons (default: acpconform-baseline.yaml,
 #               used when it exists); write a first one with
 #               $ACPCONFORM agent --write-baseline acpconform-baseline.yaml -- $AGENT
-#   REPORTS     where the reports go (default: reports)
+#   REPORTS     where the reports go (default: acpconform-reports)
 #
 # Exit codes are acpconform's: 0 conformant (or only known failures), 1 a new
 # MUST failure or a stale baseline entry, 2 a usage error, 3 the agent could
@@ -20,7 +20,7 @@ set -eu
 : "${AGENT:?set AGENT to the command that starts your agent}"
 ACPCONFORM=${ACPCONFORM:-acpconform}
 BASELINE=${BASELINE:-acpconform-baseline.yaml}
-REPORTS=${REPORTS:-reports}
+REPORTS=${REPORTS:-acpconform-reports}
 
 set -- --junit "$REPORTS/junit.xml" --json "$REPORTS/report.json" --summary "$REPORTS/summary.md"
 if [ -f "$BASELINE" ]; then

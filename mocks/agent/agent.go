@@ -276,7 +276,7 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 	formAdvertised := advertisesForm(a.caps)
 	a.st.Unlock()
 
-	wait, cancel := context.WithTimeout(ctx, a.timeout())
+	wait, cancel := peer.WithBound(ctx, a.timeout())
 	defer cancel()
 	answer, err := p.Call(wait, "elicitation/create", params)
 	if err != nil {

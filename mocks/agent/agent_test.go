@@ -758,7 +758,7 @@ var _ = Describe("The mock agent, strict", func() {
 		a.Connect(agentEnd)
 		DeferCleanup(a.Close)
 		Expect(clientEnd.WriteRaw(ctx, []byte("my-client v2 ready\n"))).To(Succeed())
-		short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		short, cancel := peer.WithBound(ctx, 100*time.Millisecond)
 		defer cancel()
 		err := a.WaitInitialize(short)
 		Expect(err).To(MatchError(context.DeadlineExceeded))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 )
@@ -48,7 +49,7 @@ func Run(ctx context.Context, s *script.Script, conn wire.Conn) error {
 	}
 	var errs []error
 	for turn := 1; turn <= Turns(s); turn++ {
-		wait, cancel := context.WithTimeout(ctx, s.Wait()*time.Duration(1+len(s.Steps)))
+		wait, cancel := peer.WithBound(ctx, s.Wait()*time.Duration(1+len(s.Steps)))
 		err := a.WaitTurns(wait, turn)
 		cancel()
 		if err != nil {
@@ -57,7 +58,7 @@ func Run(ctx context.Context, s *script.Script, conn wire.Conn) error {
 		}
 	}
 	if len(errs) == 0 {
-		wait, cancel := context.WithTimeout(ctx, s.Wait())
+		wait, cancel := peer.WithBound(ctx, s.Wait())
 		select { // late answers, a second answer: count what comes before the client leaves
 		case <-a.Done():
 		case <-wait.Done():

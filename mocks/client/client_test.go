@@ -272,7 +272,7 @@ var _ = Describe("The mock client against a misbehaving agent", func() {
 			_, _ = agentEnd.ReadFrame(ctx)
 			_ = agentEnd.WriteRaw(ctx, []byte("hello world\n"))
 		}()
-		short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		short, cancel := peer.WithBound(ctx, 200*time.Millisecond)
 		defer cancel()
 		err := c.Initialize(short)
 		Expect(err).To(MatchError(context.DeadlineExceeded))

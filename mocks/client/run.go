@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
@@ -49,7 +50,7 @@ func (c *Client) play(ctx context.Context, s *script.Script) error {
 	elicitations, outcomes := 0, 0
 	for i, st := range s.Steps {
 		where := fmt.Sprintf("%s: step %d (%s)", location(s, st), i+1, st.Kind())
-		wait, cancel := context.WithTimeout(ctx, s.Wait())
+		wait, cancel := peer.WithBound(ctx, s.Wait())
 		err := func() error {
 			switch {
 			case st.Initialize != nil:

@@ -251,6 +251,10 @@ func (p *Peer) unsent(method string, err error) error {
 // waited says how long a call could wait: the time from start to ctx's
 // deadline, as it was set, rather than the time it took to notice.
 func waited(ctx context.Context, start time.Time) string {
+	var b Bound
+	if errors.As(context.Cause(ctx), &b) {
+		return time.Duration(b).String() // the bound as it was set, not as measured
+	}
 	d := time.Since(start)
 	if deadline, ok := ctx.Deadline(); ok {
 		d = deadline.Sub(start)
@@ -259,6 +263,24 @@ func waited(ctx context.Context, start time.Time) string {
 		return d.Round(100 * time.Millisecond).String()
 	}
 	return d.Round(time.Millisecond).String()
+}
+
+// Bound is the cause of a context that WithBound ended: its duration, so
+// that a wait that gives up says the bound it was given, such as "within
+// 5s", and not the part of it left when the wait began.
+type Bound time.Duration
+
+func (b Bound) Error() string {
+	return "the wait of " + time.Duration(b).String() + " ran out: " + context.DeadlineExceeded.Error()
+}
+
+// Unwrap makes a Bound match context.DeadlineExceeded.
+func (b Bound) Unwrap() error { return context.DeadlineExceeded }
+
+// WithBound is context.WithTimeout for a wait on the peer: its errors name
+// d itself.
+func WithBound(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, d, Bound(d))
 }
 
 // sendRequest writes a request or, with a nil id, a notification. Raw

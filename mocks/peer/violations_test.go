@@ -57,7 +57,7 @@ var _ = Describe("peer.Peer when the subject breaks the protocol", func() {
 
 	It("says, when a call times out, what the subject did wrong meanwhile", within, func(ctx SpecContext) {
 		p, theirs := connect(nil)
-		short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		short, cancel := peer.WithBound(ctx, 300*time.Millisecond)
 		defer cancel()
 		call := callAsync(short, p, "initialize", nil)
 		readMessage(ctx, theirs)
@@ -122,7 +122,7 @@ var _ = Describe("peer.Peer when the subject breaks the protocol", func() {
 		Expect(err).To(MatchError(peer.ErrBroken))
 		Expect(err).To(MatchError("waiting for initialize: the subject broke the protocol first: " + notJSON))
 
-		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		short, cancel := peer.WithBound(ctx, 50*time.Millisecond)
 		defer cancel()
 		err = p.Await(short, &st, "initialize", never)
 		Expect(err).To(MatchError(context.DeadlineExceeded))
