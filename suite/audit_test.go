@@ -20,12 +20,15 @@ func spec(subject, text string, line int, labels ...string) types.SpecReport {
 	}
 }
 
-// covering is a report with one good check per rule, declared against two
-// subjects: the same check twice is one check.
+// covering is a report with one good check per rule that is not pending,
+// declared against two subjects: the same check twice is one check.
 func covering() types.Report {
 	var r types.Report
 	for _, subject := range []string{"in-process", "over stdio"} {
 		for i, rule := range Rules() {
+			if _, pending := Pending[rule.ID]; pending {
+				continue
+			}
 			r.SpecReports = append(r.SpecReports, spec(subject, "checks "+rule.ID, i+1,
 				"rule:"+rule.ID, CheckLabel(rule.ID, "checks-"+strings.ToLower(rule.ID))))
 		}

@@ -91,7 +91,7 @@ func roleOf(id string) Role {
 	switch {
 	case strings.HasPrefix(id, "CLI-"):
 		return ClientRole
-	case strings.HasPrefix(id, "REM-"), id == "RTE-5", id == "RTE-6":
+	case strings.HasPrefix(id, "REM-"), strings.HasPrefix(id, "REL-"), id == "RTE-5", id == "RTE-6":
 		return RelayRole
 	}
 	return AgentRole
@@ -145,7 +145,16 @@ func Areas() []string {
 
 // Pending lists the rules whose scenarios belong to later work; the
 // coverage audit tolerates them and says so. It must end up empty.
-var Pending = map[string]string{}
+var Pending = map[string]string{
+	"CLI-5": "the checks of a client's test mode are being written",
+	"REL-1": "the relay catalogue is being written",
+	"REL-2": "the relay catalogue is being written",
+	"REL-3": "the relay catalogue is being written",
+	"REL-4": "the relay catalogue is being written",
+	"REL-5": "the relay catalogue is being written",
+	"REL-6": "the relay catalogue is being written",
+	"REL-7": "the relay catalogue is being written",
+}
 
 // PendingIDs returns the pending rule IDs, sorted.
 func PendingIDs() []string {

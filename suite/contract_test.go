@@ -6,8 +6,8 @@ import (
 )
 
 func TestRegistryReadsTheWholeContract(t *testing.T) {
-	if got := len(Rules()); got != 50 {
-		t.Errorf("%d rules, want the 50 of CONTRACT.md", got)
+	if got := len(Rules()); got != 58 {
+		t.Errorf("%d rules, want the 58 of CONTRACT.md revision 2", got)
 	}
 	r := MustLookup("TOK-2")
 	if r.Area != "TOK" || r.Level != Must || r.Role != AgentRole || !strings.HasPrefix(r.Text, "Every other accept is an invalid response") || !strings.HasSuffix(r.Text, "the label or the application value in place of the token.") {
@@ -22,7 +22,16 @@ func TestRegistryReadsTheWholeContract(t *testing.T) {
 	if _, ok := Lookup("PRE-1"); ok {
 		t.Error("PRE-1 has no level and promises nothing to check")
 	}
-	want := []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "REM", "CLI"}
+	if r := MustLookup("REL-7"); r.Level != Should || r.Role != RelayRole {
+		t.Errorf("REL-7 = %+v", r)
+	}
+	if r := MustLookup("CLI-5"); r.Level != Must || r.Role != ClientRole {
+		t.Errorf("CLI-5 = %+v", r)
+	}
+	if Revision() != "2" {
+		t.Errorf("Revision() = %q, want 2", Revision())
+	}
+	want := []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "REM", "CLI", "REL"}
 	if got := Areas(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Areas() = %v, want %v", got, want)
 	}

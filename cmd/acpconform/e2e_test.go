@@ -18,6 +18,7 @@ import (
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mutants"
 	"github.com/acpconform/acpconform/reports"
+	"github.com/acpconform/acpconform/suite"
 )
 
 // The end-to-end tests run the built acpconform against the reference, the
@@ -338,7 +339,7 @@ func TestListAndExplain(t *testing.T) {
 		Level  string   `json:"level"`
 		Checks []string `json:"checks"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil || len(rules) != 50 {
+	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil || len(suite.Rules()) != 58 || len(rules) != len(suite.Rules()) {
 		t.Fatalf("list --json: %v, %d rules", err, len(rules))
 	}
 	r = acpconform(t, nil, "explain", "CLI-4")
