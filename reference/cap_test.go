@@ -30,6 +30,13 @@ var _ = Describe("CAP: capability negotiation", func() {
 		Entry("form null", within, `{"elicitation":{"form":null}}`),
 		Entry("url alone", within, `{"elicitation":{"url":{}}}`),
 		Entry("url alone, form null", within, `{"elicitation":{"url":{},"form":null}}`),
+		Entry("form false", within, `{"elicitation":{"form":false}}`),
+		Entry("form true", within, `{"elicitation":{"form":true}}`),
+		Entry("form a string", within, `{"elicitation":{"form":"yes"}}`),
+		Entry("form an array", within, `{"elicitation":{"form":[]}}`),
+		Entry("form a number", within, `{"elicitation":{"form":1}}`),
+		Entry("elicitation a string", within, `{"elicitation":"form"}`),
+		Entry("url alone, form false", within, `{"elicitation":{"url":{},"form":false}}`),
 	)
 
 	DescribeTable("with form support the request is sent (CAP-1)",
@@ -48,6 +55,9 @@ var _ = Describe("CAP: capability negotiation", func() {
 		Entry("form {}", within, `{"elicitation":{"form":{}}}`, false),
 		Entry("form with _meta", within, `{"elicitation":{"form":{"_meta":{"x":1}}}}`, false),
 		Entry("form and url", within, `{"elicitation":{"form":{},"url":{}}}`, true),
+		Entry("form with an unknown field", within, `{"elicitation":{"form":{"x":1}}}`, false),
+		Entry("form, and url false", within, `{"elicitation":{"form":{},"url":false}}`, false),
+		Entry("form, among other capabilities", within, `{"fs":{"readTextFile":true},"elicitation":{"form":{},"_meta":{"x":[1.0]}}}`, false),
 	)
 
 	It("keeps capabilities per connection, concurrently (CAP-4)", within, func(ctx SpecContext) {

@@ -167,7 +167,7 @@ func (c *AgentConnection) handle(ctx context.Context, method string, params json
 	a := c.agent
 	switch method {
 	case acp.AgentMethodInitialize:
-		return call(ctx, params, c.initialize)
+		return call(ctx, asAdvertised(params), c.initialize)
 	case acp.AgentMethodAuthenticate:
 		return call(ctx, params, a.Authenticate)
 	case acp.AgentMethodSessionNew:

@@ -113,4 +113,14 @@ var _ = Describe("AgentConnection", func() {
 		Expect(c.conn.ClientCapabilities().Elicitation.Url).NotTo(BeNil())
 		Expect(c.session().ID).To(Equal(acp.SessionId("sess-1")))
 	})
+
+	It("reads an elicitation mode that is no object as absent, and keeps the rest (CAP-1)", within, func(ctx SpecContext) {
+		c := newFakeClient()
+		c.initialize(ctx, `{"fs":{"readTextFile":true},"elicitation":{"form":false,"url":{},"_meta":{"x":1}}}`)
+		caps := c.conn.ClientCapabilities()
+		Expect(caps.Fs.ReadTextFile).To(BeTrue())
+		Expect(caps.Elicitation.Form).To(BeNil())
+		Expect(caps.Elicitation.Url).NotTo(BeNil())
+		Expect(caps.Elicitation.Meta).To(HaveKey("x"))
+	})
 })

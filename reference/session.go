@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -35,8 +36,10 @@ type Session struct {
 }
 
 // SupportsElicitation reports whether the client advertised mode: its
-// capabilities contain elicitation.<mode> present and non-null. An empty
-// elicitation object advertises nothing (CONTRACT CAP-1, CAP-2).
+// capabilities contain elicitation.<mode> as a JSON object. An empty
+// elicitation object advertises nothing, and neither does a mode that is
+// null or of another JSON type, which [AgentConnection] reads as absent
+// (CONTRACT CAP-1, CAP-2).
 func (s *Session) SupportsElicitation(mode ElicitationMode) bool {
 	e := s.ClientCapabilities.Elicitation
 	if e == nil {
@@ -68,6 +71,51 @@ func (s *Session) CreateElicitation(ctx context.Context, req ElicitationRequest)
 		return ElicitationResponse{}, err
 	}
 	return decodeResponse(raw)
+}
+
+// asAdvertised returns initialize params in which the client's
+// elicitation capabilities hold only JSON objects or null: a member
+// elicitation, elicitation.form or elicitation.url of another JSON type
+// (false, "yes", [], 1) advertises nothing (CAP-1, CAP-2) and is dropped,
+// so that the typed decoding, which cannot hold it, reads it as absent
+// instead of refusing the whole initialize. Other params pass unchanged.
+func asAdvertised(params json.RawMessage) json.RawMessage {
+	var p, caps, e map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil || json.Unmarshal(p["clientCapabilities"], &caps) != nil {
+		return params // not for us to judge: the typed decoding refuses it
+	}
+	raw, ok := caps["elicitation"]
+	switch {
+	case !ok || isNull(raw):
+		return params
+	case !isObject(raw):
+		delete(caps, "elicitation") // advertises nothing
+	default:
+		_ = json.Unmarshal(raw, &e)
+		changed := false
+		for _, mode := range []string{"form", "url"} {
+			if v, ok := e[mode]; ok && !isObject(v) && !isNull(v) {
+				delete(e, mode) // advertises nothing
+				changed = true
+			}
+		}
+		if !changed {
+			return params
+		}
+		caps["elicitation"], _ = json.Marshal(e)
+	}
+	p["clientCapabilities"], _ = json.Marshal(caps)
+	out, err := json.Marshal(p)
+	if err != nil {
+		return params
+	}
+	return out
+}
+
+// isObject reports whether raw, valid JSON, is an object.
+func isObject(raw json.RawMessage) bool {
+	b := bytes.TrimSpace(raw)
+	return len(b) > 0 && b[0] == '{'
 }
 
 func (s *Session) logger() *slog.Logger {
