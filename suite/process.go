@@ -40,7 +40,7 @@ func (c command) Connect(ctx context.Context) (*Link, error) {
 	opts := c.opts
 	opts.Transcript = nil
 	conn := wire.NewStream(p.Stdout, p.Stdin, opts)
-	return &Link{Conn: conn, Diagnostics: p.Stderr.String, process: p, close: func() error {
+	return &Link{Conn: conn, Diagnostics: p.Stderr.String, process: p, stdin: p.Stdin, close: func() error {
 		conn.Close()
 		return p.Stop()
 	}}, nil

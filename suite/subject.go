@@ -2,7 +2,9 @@ package suite
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -45,6 +47,7 @@ type Link struct {
 	close       func() error
 
 	process *proc.Process // the subject's, when it is a process
+	stdin   io.Closer     // the process's stdin, when the connection is its stdio
 	died    string        // set by Close: how the process ended by itself
 	closed  bool
 }
@@ -89,6 +92,35 @@ func wasEnded(desc string) string {
 func endedByPeer(c wire.Conn) bool {
 	e, ok := c.(interface{ EndedByPeer() bool })
 	return ok && e.EndedByPeer()
+}
+
+// Stdio reports whether the subject is a process whose stdio is this
+// connection, so that CloseInput applies.
+func (l *Link) Stdio() bool { return l.stdin != nil }
+
+// CloseInput closes the subject process's stdin, the write side of the
+// connection, and leaves the process running: the subject sees its input
+// end, as when the editor that started it goes away, and what it writes
+// can still be read. Nothing more can be sent to it. It fails for a
+// subject that is not a process on stdio (see Stdio).
+func (l *Link) CloseInput() error {
+	if l.stdin == nil {
+		return errors.New("suite: close the input: the subject is not a process on stdio")
+	}
+	if err := l.stdin.Close(); err != nil {
+		return fmt.Errorf("suite: close the subject's stdin: %w", err)
+	}
+	return nil
+}
+
+// Exited is closed when the subject's process has exited; wait on it with
+// a deadline of your own. It is nil, which never closes, when the subject
+// is no process.
+func (l *Link) Exited() <-chan struct{} {
+	if l.process == nil {
+		return nil
+	}
+	return l.process.Exited()
 }
 
 // Died says, once Close has returned, how the subject's process ended
