@@ -30,7 +30,15 @@ type Options struct {
 	// Prompt makes an agent without a probe adapter ask; the wire-only
 	// checks send it instead of a probe request.
 	Prompt string
+	// Promptly is the bound of "promptly" (RTE-7): how soon a cancelled
+	// turn, a closed connection or an ended stdin must end a pending
+	// choice. Zero means DefaultPromptly, the contract's; a slow machine
+	// may raise it, nothing may lower it.
+	Promptly time.Duration
 }
+
+// DefaultPromptly is the contract's "promptly": within 2 seconds (RTE-7).
+const DefaultPromptly = 2 * time.Second
 
 // env is what every spec of one catalogue shares.
 type env struct {
@@ -39,6 +47,7 @@ type env struct {
 	scenario   time.Duration
 	freeUser   bool
 	promptText string
+	promptly   time.Duration
 
 	checks *Checks // what this catalogue declares
 
@@ -51,9 +60,12 @@ type env struct {
 // while Ginkgo builds its tree: at the top level, or in a container. The
 // checks it returns are listed once Ginkgo has built the tree (see Checks).
 func Catalogue(o Options) *Checks {
-	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, freeUser: o.FreeUser, promptText: o.Prompt, checks: &Checks{}}
+	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, freeUser: o.FreeUser, promptText: o.Prompt, promptly: o.Promptly, checks: &Checks{}}
 	if e.response <= 0 {
 		e.response = suite.DefaultResponse
+	}
+	if e.promptly < DefaultPromptly {
+		e.promptly = DefaultPromptly
 	}
 	if e.scenario <= 0 {
 		e.scenario = suite.DefaultScenario
@@ -126,6 +138,7 @@ var (
 type fixture struct {
 	e       *env
 	mc      *client.Client
+	link    *suite.Link
 	session string
 	// violationsAllowed turns off the check that the subject did nothing
 	// the mock client was not scripted for.
@@ -151,7 +164,7 @@ func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
 	link, err := e.subject.Connect(ctx)
 	must("connecting to "+e.subject.Name(), err)
-	f := &fixture{e: e, mc: client.New(cfg)}
+	f := &fixture{e: e, mc: client.New(cfg), link: link}
 	f.mc.Connect(link.Conn)
 	DeferCleanup(func() {
 		f.mc.Close()

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -56,6 +57,58 @@ func (e *env) rte() {
 			assert(!errors.As(err, &reqErr), "AskChoice returned the request error %q when the connection closed: a closed connection is not an answer", err)
 		})
 
+		// Promptly is within 2 seconds (revision 2): a turn that tells the
+		// client at once and ends 3 seconds later breaks RTE-7.
+		e.it("cancel-ends-turn-promptly", "ends the prompt turn within 2s of session/cancel, while its elicitation is pending", rules("RTE-7"), func(ctx SpecContext) {
+			f := e.connect(ctx, formClient).answer(script.Never())
+			turn := f.mc.Prompt(ctx, mustJSON(deploy()))
+			must("waiting for the elicitation/create", f.mc.WaitElicitations(e.wait(ctx), 1))
+			f.cancelPromptly(ctx, turn, "its elicitation/create was pending")
+		})
+
+		e.it("cancel-ends-fallback-promptly", "ends the prompt turn within 2s of session/cancel, while its fallback waits", rules("RTE-7", "FB-2"), func(ctx SpecContext) {
+			f := e.connect(ctx, bareClient)
+			turn := f.mc.Prompt(ctx, mustJSON(withFallback(deploy(), declinedFallback, 3_600_000)))
+			f.cancelPromptly(ctx, turn, "its fallback waited an hour")
+		})
+
+		e.it("close-ends-choice-promptly", "ends a pending choice within 2s of the connection closing", rules("RTE-7"), inProcess, func(ctx SpecContext) {
+			e.needInProcess()
+			s, f := e.goSession(ctx, formClient)
+			f.mc.Append(script.Elicitation{Answer: script.Never()})
+			done := make(chan error, 1)
+			go func() {
+				_, err := reference.AskChoice(ctx, s, "Pick", []reference.Choice[string]{{Value: "a", Label: "A"}})
+				done <- err
+			}()
+			must("waiting for the elicitation/create", f.mc.WaitElicitations(e.wait(ctx), 1))
+			closed := time.Now()
+			f.mc.Hangup()
+			var err error
+			e.expectPromptly(ctx, closed, func(stop <-chan struct{}) bool {
+				select {
+				case err = <-done:
+					return true
+				case <-stop:
+					return false
+				}
+			}, nil, "AskChoice returned", "AskChoice did not return", "the close of the connection")
+			expectError("AskChoice returned %s when the connection closed, want the connection error %s", err, reference.ErrConnectionClosed)
+		})
+
+		e.it("stdin-end-exits-promptly", "exits within 2s when its stdin ends while a choice is pending (stdio)", rules("RTE-7"), func(ctx SpecContext) {
+			f := e.connect(ctx, formClient).answer(script.Never())
+			if !f.link.Stdio() {
+				Skip("the agent is not a process on stdio: only there does the connection end with stdin")
+			}
+			f.mc.Prompt(ctx, mustJSON(deploy()))
+			must("waiting for the elicitation/create", f.mc.WaitElicitations(e.wait(ctx), 1))
+			f.mc.Transcript().Note("closing the agent's stdin, the elicitation/create pending")
+			ended := time.Now()
+			must("closing the agent's stdin", f.link.CloseInput())
+			e.expectPromptly(ctx, ended, onClose(f.link.Exited()), nil, "the agent's process exited", "the agent's process did not exit", "the end of its stdin, with its elicitation/create pending")
+		})
+
 		e.it("cancel-tells-client", "ends a pending choice when the caller cancels, and tells the client", rules("RTE-7"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Never())
 			turn := f.mc.Prompt(ctx, mustJSON(deploy()))
@@ -80,6 +133,77 @@ func (e *env) rte() {
 				id, e.response, showIDs(ids))
 		})
 	})
+}
+
+// cancelPromptly cancels turn with session/cancel, and again every 50 ms
+// until it ends (a cancel that comes before the turn has begun cancels
+// nothing), and fails the spec unless the agent ends it promptly, with
+// stopReason cancelled. what says what was pending.
+func (f *fixture) cancelPromptly(ctx context.Context, turn *client.Turn, what string) {
+	GinkgoHelper()
+	By("cancelling the prompt turn while " + what)
+	first := time.Now()
+	must("session/cancel", f.mc.Cancel(f.e.wait(ctx)))
+	again := func() {
+		c, cancel := context.WithTimeout(ctx, f.e.response)
+		defer cancel()
+		_ = f.mc.Cancel(c)
+	}
+	f.e.expectPromptly(ctx, first, onClose(turn.Done()), again, "the agent ended the prompt turn", "the agent did not end the prompt turn", "session/cancel, while "+what)
+	f.expectCancelled(ctx, turn, what)
+}
+
+// onClose is an event for expectPromptly: done closing.
+func onClose(done <-chan struct{}) func(stop <-chan struct{}) bool {
+	return func(stop <-chan struct{}) bool {
+		select {
+		case <-done:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+}
+
+// expectPromptly fails the spec unless the event that happened returns
+// true within the bound of "promptly" of start (RTE-7). happened waits
+// for the event until stop closes. It is given the bound and then the
+// response timeout, so that a late event can be told how late it was:
+// "the agent ended the prompt turn 3.0s after session/cancel; the
+// contract allows 2s (RTE-7)". tick, when not nil, runs every 50 ms until
+// then. did and didNot say the event as done and as not done.
+func (e *env) expectPromptly(ctx context.Context, start time.Time, happened func(stop <-chan struct{}) bool, tick func(), did, didNot, after string) {
+	GinkgoHelper()
+	watch := e.promptly + e.response
+	wctx, cancel := context.WithDeadline(ctx, start.Add(watch))
+	defer cancel()
+	ticking := make(chan struct{})
+	go func() {
+		defer close(ticking)
+		if tick == nil {
+			return
+		}
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				tick()
+			case <-wctx.Done():
+				return
+			}
+		}
+	}()
+	ok := happened(wctx.Done())
+	took := time.Since(start)
+	cancel()
+	<-ticking
+	allows := "the contract allows " + DefaultPromptly.String()
+	if e.promptly != DefaultPromptly {
+		allows += ", raised to " + e.promptly.String() + " by --promptly-within"
+	}
+	assert(ok, "%s within %s of %s; %s (RTE-7)", didNot, watch, after, allows)
+	assert(took <= e.promptly, "%s %.1fs after %s; %s (RTE-7)", did, took.Seconds(), after, allows)
 }
 
 // showIDs writes request ids for a sentence: "none" for none.

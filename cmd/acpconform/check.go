@@ -47,6 +47,7 @@ type checkFlags struct {
 	baseline, writeBaseline string
 	response, scenario      time.Duration
 	startup, timeout        time.Duration
+	promptly                time.Duration
 	maxFrame, maxHeld       byteSize
 	verbose                 bool
 }
@@ -64,6 +65,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.scenario, "scenario-timeout", suite.DefaultScenario, "bound on each check in all")
 	fs.DurationVar(&f.startup, "startup-timeout", 30*time.Second, "bound on the subject's start: its process, its connection and its first initialize")
 	fs.DurationVar(&f.timeout, "timeout", DefaultTimeout, "bound on the whole run; when it passes the run stops as if interrupted")
+	fs.DurationVar(&f.promptly, "promptly-within", scenarios.DefaultPromptly, "the bound of \"promptly\" (RTE-7): how soon a cancelled or disconnected choice must end; only raises the contract's 2s, for slow machines")
 	f.maxFrame = byteSize{n: wire.DefaultMaxFrame, max: maxSize}
 	fs.Var(&f.maxFrame, "max-frame", "refuse a message from the subject above this `SIZE` (bytes, or with KiB, MiB, GiB)")
 	f.maxHeld = byteSize{n: wire.DefaultMaxHeld, max: maxSize}
@@ -115,6 +117,9 @@ func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Co
 	}
 	if err := positive(map[string]time.Duration{"response-timeout": f.response, "scenario-timeout": f.scenario, "startup-timeout": f.startup, "timeout": f.timeout}); err != nil {
 		return suite.Config{}, err
+	}
+	if f.promptly < scenarios.DefaultPromptly {
+		return suite.Config{}, fmt.Errorf("--promptly-within %s: the contract's bound is %s; --promptly-within only raises it", f.promptly, scenarios.DefaultPromptly)
 	}
 	if stdouts := f.toStdout(); stdouts > 1 {
 		return suite.Config{}, fmt.Errorf("only one of --junit, --json and --summary can be - (stdout)")
@@ -298,7 +303,7 @@ func (c *checking) catalogue() reports.Run {
 		cfg.NoColor = !colour(os.Stderr)
 	}
 	o := c.o
-	o.Subject, o.Response, o.Scenario = cfg.Subject, cfg.Response, cfg.Scenario
+	o.Subject, o.Response, o.Scenario, o.Promptly = cfg.Subject, cfg.Response, cfg.Scenario, c.f.promptly
 	report := suite.Run(cfg, func() { scenarios.Catalogue(o) })
 	selected, _ := cfg.Selected() // config checked the filter
 	run := reports.FromGinkgo(report, cfg.Subject.Name(), selected, c.ctx.Err() != nil)

@@ -313,6 +313,8 @@ func TestUsageAndCouldNotRun(t *testing.T) {
 		{[]string{"agent", "--no-probe", "--", "x"}, nil, 2, "--no-probe and --prompt go together"},
 		{[]string{"agent", "--id", "TOK-99", "--", "x"}, nil, 2, `"TOK-99" is not a CONTRACT ID`},
 		{[]string{"agent", "--label-filter", "((", "--", "x"}, nil, 2, "--label-filter"},
+		{[]string{"agent", "--promptly-within", "1500ms", "--", "x"}, nil, 2, "--promptly-within 1.5s: the contract's bound is 2s; --promptly-within only raises it"},
+		{[]string{"run", "--promptly-within", "0s"}, nil, 2, "the contract's bound is 2s; --promptly-within only raises it"},
 		{[]string{"client"}, nil, 2, "name the client"},
 		{[]string{"agent", "--startup-timeout", "5s", "--", "false"}, nil, 3, "could not run"},
 		{[]string{"agent", "--startup-timeout", "5s", "--", empty}, nil, 3, "could not run"},
