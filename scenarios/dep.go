@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"encoding/json"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -41,6 +43,17 @@ func (e *env) dep() {
 			req := ask("Pick", choice("a", "A"), choice(nil, "Nothing"))
 			Expect(f.probe(ctx, withFallback(req, plainFallback(nil), 0))).To(BeOutcome(withWarning(accepted(1, nil))))
 		})
+
+		DescribeTable("matches a plain value by JSON value, exactly, as an accepted one",
+			func(ctx SpecContext, m valueMatch) {
+				f := e.connect(ctx, bareClient)
+				Expect(f.probe(ctx, withFallback(m.request(), plainFallback(json.RawMessage(m.value)), 0))).To(BeOutcome(withWarning(m.want())))
+			},
+			e.entry("true among 1, true and \"1\"", slug("true-is-not-one"), rules("DEP-2", "FB-6"), valueMatch{oneTrueString, "true", 1}),
+			e.entry("1.0 for an offered 1", slug("one-point-zero-is-one"), rules("DEP-2", "FB-6"), valueMatch{[]string{`"1"`, "true", "1"}, "1.0", 2}),
+			e.entry("2^53 beside 2^53+1", slug("two-pow-53-is-not-plus-one"), rules("DEP-2", "FB-6"), valueMatch{pastFloat, "9007199254740992", 1}),
+			e.entry("null among false, 0, \"\" and null", slug("null-is-not-false-zero-or-empty"), rules("DEP-3", "DEP-2"), valueMatch{[]string{"false", "0", `""`, "null"}, "null", 3}),
+		)
 
 		e.it("null-not-offered-refused", "refuses null when it was not offered, never reading it as a decline", rules("DEP-3"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)

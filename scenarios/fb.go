@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -141,10 +142,58 @@ func (e *env) fb() {
 			assert(!res.Status().Valid(), "AskChoice returned the status %q for a fallback's zero Result, which is no outcome", res.Status())
 		})
 
+		// Equality is JSON's, exactly (docs/probe.md §1): true is not 1,
+		// 1.0 is 1, and integers past 2^53 are not rounded to a float64.
+		DescribeTable("matches by JSON value, exactly: each offered value matches only itself",
+			func(ctx SpecContext, m valueMatch) {
+				f := e.connect(ctx, bareClient)
+				Expect(f.probe(ctx, withFallback(m.request(), acceptedFallback(json.RawMessage(m.value)), 0))).To(BeOutcome(m.want()))
+			},
+			e.entry("true among 1, true and \"1\"", slug("true-is-not-one"), rules("FB-6", "FB-4"), valueMatch{oneTrueString, "true", 1}),
+			e.entry("\"1\" among 1, true and \"1\"", slug("string-one-is-not-one"), rules("FB-6", "FB-4"), valueMatch{oneTrueString, `"1"`, 2}),
+			e.entry("1 among true, \"1\" and 1", slug("one-is-not-true-or-string"), rules("FB-6", "FB-4"), valueMatch{[]string{"true", `"1"`, "1"}, "1", 2}),
+			e.entry("false among null, 0 and false", slug("false-is-not-null-or-zero"), rules("FB-6", "FB-4"), valueMatch{[]string{"null", "0", "false"}, "false", 2}),
+			e.entry("1.0 for an offered 1", slug("one-point-zero-is-one"), rules("FB-6", "FB-4"), valueMatch{[]string{`"1"`, "true", "1"}, "1.0", 2}),
+			e.entry("1e0 for an offered 1", slug("one-e-zero-is-one"), rules("FB-6", "FB-4"), valueMatch{[]string{`"1"`, "1"}, "1e0", 1}),
+			e.entry("10e-1 for an offered 1", slug("ten-e-minus-one-is-one"), rules("FB-6", "FB-4"), valueMatch{[]string{`"1"`, "1"}, "10e-1", 1}),
+			e.entry("1 for an offered 1.0", slug("one-is-offered-one-point-zero"), rules("FB-6", "FB-4"), valueMatch{[]string{`"1"`, "1.0"}, "1", 1}),
+			e.entry("2^53 beside 2^53+1", slug("two-pow-53-is-not-plus-one"), rules("FB-6", "FB-4"), valueMatch{pastFloat, "9007199254740992", 1}),
+			e.entry("2^53+1 beside 2^53", slug("two-pow-53-plus-one-is-not-two-pow-53"), rules("FB-6", "FB-4"), valueMatch{[]string{"9007199254740992", "9007199254740993"}, "9007199254740993", 1}),
+			e.entry("2^53 beside 2^53+1, inside objects", slug("two-pow-53-in-objects"), rules("FB-6", "FB-4"),
+				valueMatch{[]string{`{"n":9007199254740993}`, `{"n":9007199254740992}`}, `{"n":9007199254740992}`, 1}),
+		)
+
 		e.it("first-match-wins", "matches in order: the first equal offered value wins", rules("FB-6"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			req := ask("Pick", choice("x", "First x"), choice("x", "Second x"), choice("y", "Y"))
 			Expect(f.probe(ctx, withFallback(req, acceptedFallback("x"), 0))).To(BeOutcome(accepted(0, "x")))
 		})
 	})
+}
+
+// valueMatch is a fallback's value and the offered values, as JSON texts
+// kept as they are spelt, with the index the value must match.
+type valueMatch struct {
+	offered []string
+	value   string
+	index   int
+}
+
+// Offered values that only a loose equality confuses.
+var (
+	oneTrueString = []string{"1", "true", `"1"`}
+	pastFloat     = []string{"9007199254740993", "9007199254740992"} // one float64 apart: 2^53+1 rounds to 2^53
+)
+
+func (m valueMatch) request() probe.Request {
+	choices := make([]probe.Choice, len(m.offered))
+	for i, v := range m.offered {
+		choices[i] = choice(json.RawMessage(v), fmt.Sprintf("Choice %d", i))
+	}
+	return ask("Pick", choices...)
+}
+
+// want is the acceptance of the matched choice, with its offered value.
+func (m valueMatch) want() probe.Outcome {
+	return accepted(m.index, json.RawMessage(m.offered[m.index]))
 }

@@ -6,9 +6,9 @@ import (
 	"github.com/acpconform/acpconform/probe"
 )
 
-// ask builds a probe request.
+// ask builds a probe request; no choices are sent as [], never null.
 func ask(question string, choices ...probe.Choice) probe.Request {
-	return probe.Request{Acpconform: probe.Version, Op: probe.OpAskChoice, Question: question, Choices: choices}
+	return probe.Request{Acpconform: probe.Version, Op: probe.OpAskChoice, Question: question, Choices: append([]probe.Choice{}, choices...)}
 }
 
 // choice is an offered choice with a value of any JSON type.
