@@ -33,6 +33,15 @@ func (e *env) capabilities() {
 			e.entry("form null", rules("CAP-2"), `{"elicitation":{"form":null}}`),
 			e.entry("url alone", rules("CAP-2"), `{"elicitation":{"url":{}}}`),
 			e.entry("url, and form null", rules("CAP-2"), `{"elicitation":{"url":{},"form":null}}`),
+			// Only a JSON object advertises form (revision 2): a client
+			// that says "form": false means no.
+			e.entry("form false", rules("CAP-2", "CAP-1"), `{"elicitation":{"form":false}}`),
+			e.entry("form true", rules("CAP-2", "CAP-1"), `{"elicitation":{"form":true}}`),
+			e.entry("form a string", rules("CAP-2", "CAP-1"), `{"elicitation":{"form":"yes"}}`),
+			e.entry("form an array", rules("CAP-2", "CAP-1"), `{"elicitation":{"form":[]}}`),
+			e.entry("form a number", rules("CAP-2", "CAP-1"), `{"elicitation":{"form":1}}`),
+			e.entry("elicitation a string", rules("CAP-2", "CAP-1"), `{"elicitation":"form"}`),
+			e.entry("url, and form false", rules("CAP-2", "CAP-1"), `{"elicitation":{"url":{},"form":false}}`),
 		)
 
 		DescribeTable("with form support the request is sent",
@@ -44,6 +53,8 @@ func (e *env) capabilities() {
 			e.entry("form {}", slug("form-empty"), rules("CAP-1"), `{"elicitation":{"form":{}}}`),
 			e.entry("form with metadata", rules("CAP-1"), `{"elicitation":{"form":{"_meta":{"vendor.example/x":1}}}}`),
 			e.entry("form and url", rules("CAP-1"), `{"elicitation":{"form":{},"url":{}}}`),
+			e.entry("form with an unknown field", rules("CAP-1"), `{"elicitation":{"form":{"x":1}}}`),
+			e.entry("form, and url false", rules("CAP-1"), `{"elicitation":{"form":{},"url":false}}`),
 		)
 
 		e.it("no-permission-request", "sends no permission request in place of an elicitation, fallback or not", rules("CAP-3"), func(ctx SpecContext) {

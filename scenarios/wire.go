@@ -45,6 +45,7 @@ func (e *env) wire() {
 			e.entry("no capabilities", slug("wire-no-capabilities"), wireOnly, rules("CAP-2", "CAP-3"), ""),
 			e.entry("elicitation {}", slug("wire-elicitation-empty"), wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{}}`),
 			e.entry("url alone", slug("wire-url-alone"), wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{"url":{}}}`),
+			e.entry("form false", slug("wire-form-false"), wireOnly, rules("CAP-2", "CAP-3"), `{"elicitation":{"form":false}}`),
 		)
 	})
 }
