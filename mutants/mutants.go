@@ -234,13 +234,43 @@ var All = []Mutant{
 	{"error-code-flattened", "RTE-2", "conn.go", `	out := &RequestError{Method: method, Code: re.Code, Message: re.Message}`, `	out := &RequestError{Method: method, Code: CodeInternalError, Message: re.Message}`},
 	{"close-is-a-request-error", "RTE-7", "conn.go", `	if c.output.failed.Load() || (isClosed(c.conn.Done()) && isDisconnectError(re)) {`, `	if c.output.failed.Load() {`},
 	{"cancel-not-told", "RTE-7", "conn.go", `	raw, err := acp.SendRequest[json.RawMessage](c.conn, ctx, method, params)`, `	raw, err := acp.SendRequest[json.RawMessage](c.conn, context.WithoutCancel(ctx), method, params)`},
+
+	// Agent side, contract revision 2: exact JSON equality of values,
+	// capabilities that are JSON objects, Unicode White_Space, and
+	// "promptly" as 2 seconds. The equality lives in the probe agent,
+	// which gives AskChoice its rule with WithEqual.
+	{"true-equals-one", "FB-6", "probeagent/value.go", "return probe.SameValue(rawOf(offered), rawOf(candidate))", "return probe.SameValue(boolsAsNumbers(rawOf(offered)), boolsAsNumbers(rawOf(candidate)))"},
+	{"numbers-by-spelling", "FB-6", "probeagent/value.go", "return probe.SameValue(rawOf(offered), rawOf(candidate))", "return reflect.DeepEqual(decodeSpelt(rawOf(offered)), decodeSpelt(rawOf(candidate)))"},
+	{"numbers-as-float64", "FB-6", "probeagent/value.go", "return probe.SameValue(rawOf(offered), rawOf(candidate))", "return reflect.DeepEqual(decodeFloats(rawOf(offered)), decodeFloats(rawOf(candidate)))"},
+	{"any-form-value-advertises", "CAP-2", "session.go", "				delete(e, mode) // advertises nothing", `				e[mode] = json.RawMessage("{}") // read as support`},
+	{"blank-like-js-trim", "VAL-1", "validate.go", `func isBlank(s string) bool { return strings.TrimSpace(s) == "" }`, `func isBlank(s string) bool { return strings.Trim(s, jsTrimmed) == "" }`},
+	{"cancelled-turn-ends-late", "RTE-7", "probeagent/agent.go", `	if ctx.Err() != nil {
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil`, `	if ctx.Err() != nil {
+		time.Sleep(3 * time.Second) // the client was told at once; the turn ends late
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil`},
+	{"close-ends-late", "RTE-7", "conn.go", `		return fmt.Errorf("%s: %w before the client answered", method, ErrConnectionClosed)`, `		time.Sleep(3 * time.Second)
+		return fmt.Errorf("%s: %w before the client answered", method, ErrConnectionClosed)`},
+	{"stdin-end-ignored", "RTE-7", "probeagent/run.go", `	select {
+	case <-conn.Done():
+	case <-ctx.Done():
+	}`, `	<-ctx.Done() // serves until a signal, whatever its stdin does
+	_ = conn`},
+}
+
+// overStdio are the mutants that only an agent process on stdio shows:
+// each runs `acpconform agent -- <mutant> reference-agent` with the
+// checks of the rules given, not the whole catalogue in-process. (A
+// process that outlives its stdin costs every check of a full run the
+// stop grace.)
+var overStdio = map[string][]string{
+	"stdin-end-ignored": {"RTE-7"},
 }
 
 // Apply writes the mutated copy of the mutant's file into dir and an
 // overlay file for `go build -overlay`, and returns the overlay's path.
 // root is the repository's root.
 func (m Mutant) Apply(root, dir string) (string, error) {
-	orig := filepath.Join(root, "reference", m.File)
+	orig := filepath.Join(root, "reference", filepath.FromSlash(m.File))
 	src, err := os.ReadFile(orig)
 	if err != nil {
 		return "", err
@@ -249,8 +279,8 @@ func (m Mutant) Apply(root, dir string) (string, error) {
 		return "", fmt.Errorf("mutant %s: its text occurs %d times in reference/%s, want once: the reference changed, update the mutant", m.Name, n, m.File)
 	}
 	mutated := strings.Replace(string(src), m.From, m.To, 1)
-	mutated = withImports(mutated, m.To)
-	copyPath := filepath.Join(dir, m.Name+"-"+m.File)
+	mutated = withImports(mutated, m.To+helpers[m.Name])
+	copyPath := filepath.Join(dir, m.Name+"-"+strings.ReplaceAll(m.File, "/", "-")) // File may be in a subpackage
 	if err := os.WriteFile(copyPath, []byte(mutated+helpers[m.Name]), 0o644); err != nil {
 		return "", err
 	}
@@ -264,6 +294,43 @@ func (m Mutant) Apply(root, dir string) (string, error) {
 
 // helpers are the extra declarations a mutant needs.
 var helpers = map[string]string{
+	"true-equals-one": `
+// boolsAsNumbers reads true as 1 and false as 0, as a language whose
+// booleans are numbers does.
+func boolsAsNumbers(raw json.RawMessage) json.RawMessage {
+	switch string(raw) {
+	case "true":
+		return json.RawMessage("1")
+	case "false":
+		return json.RawMessage("0")
+	}
+	return raw
+}
+`,
+	"numbers-by-spelling": `
+// decodeSpelt decodes JSON with numbers as their text.
+func decodeSpelt(raw json.RawMessage) any {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var v any
+	_ = dec.Decode(&v)
+	return v
+}
+`,
+	"numbers-as-float64": `
+// decodeFloats decodes JSON as encoding/json does by default: numbers
+// as float64.
+func decodeFloats(raw json.RawMessage) any {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	return v
+}
+`,
+	"blank-like-js-trim": `
+// jsTrimmed is what JavaScript's String.prototype.trim removes: U+FEFF
+// but not U+0085.
+const jsTrimmed = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+`,
 	"capabilities-first-connection-wins": `
 var firstSeen struct {
 	sync.Mutex
@@ -284,7 +351,7 @@ func firstCaps(c acp.ClientCapabilities) acp.ClientCapabilities {
 
 // withImports adds the imports a mutant's text uses and its file lacks.
 func withImports(src, to string) string {
-	for pkg, use := range map[string]string{"strings": "strings.", "fmt": "fmt.", "errors": "errors.", "context": "context."} {
+	for pkg, use := range map[string]string{"strings": "strings.", "fmt": "fmt.", "errors": "errors.", "context": "context.", "reflect": "reflect.", "time": "time."} {
 		if strings.Contains(to, use) && !strings.Contains(src, `"`+pkg+`"`) {
 			src = strings.Replace(src, "import (", "import (\n\t\""+pkg+"\"", 1)
 		}
