@@ -79,8 +79,8 @@ export const token = (i) => TOKEN_PREFIX + String(i);
  * Asks the session's client to pick one of choices.
  *
  * @param session {{sessionId: string, clientCapabilities: object, client: object, closed?: AbortSignal}}
- *   clientCapabilities: as received in initialize on this connection (the SDK's
- *   parsed params keep `null` apart from absent); client: the SDK's AgentContext;
+ *   clientCapabilities: as received in initialize on this connection; form is
+ *   supported iff elicitation.form is an object; client: the SDK's AgentContext;
  *   closed: aborted when the connection closes (the connection handle's `signal`).
  * @param question {string} sent as the form's message, untrimmed
  * @param choices {{value: any, label: string, description?: string, default?: boolean}[]}
@@ -100,7 +100,9 @@ export async function askChoice(session, question, choices, options = {}) {
   validate(question, choices);
   const { signal } = options;
   signal?.throwIfAborted();
-  if (session.clientCapabilities?.elicitation?.form == null) {
+  // Only a JSON object advertises form (CAP-1): false, "yes", [] and 1 do
+  // not. (The SDK's parse already reads such a member as absent.)
+  if (!isObject(session.clientCapabilities?.elicitation?.form)) {
     if (options.fallback) return runFallback(choices, options);
     throw new ElicitationUnsupportedError(
       "elicitation unsupported by the client: no form elicitation in the client's capabilities and no fallback",
