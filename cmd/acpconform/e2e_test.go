@@ -215,8 +215,8 @@ func TestAgentWithoutProbe(t *testing.T) {
 	prompt := `{"acpconform":1,"op":"ask_choice","question":"Choose","choices":[{"value":1,"label":"One"},{"value":2,"label":"Two","default":true}]}`
 	r := acpconform(t, nil, "agent", "--no-probe", "--prompt", prompt, "--", bin, "reference-agent")
 	expectCode(t, r, 0)
-	if r.report.Totals.Passed != 4 {
-		t.Errorf("want the 4 wire-only checks to pass: %+v", r.report.Totals)
+	if r.report.Totals.Passed != 5 {
+		t.Errorf("want the 5 wire-only checks to pass: %+v", r.report.Totals)
 	}
 
 	// The mock agent as a subject: it asks whatever the client advertised,
