@@ -1,7 +1,8 @@
 // Package probe defines the probe contracts through which acpconform observes
-// an implementation under test (PROBE.md): the probe request an agent adapter
-// runs as its ask_choice, the outcome it reports back, and the scripted-user
-// instruction a client adapter follows.
+// an implementation under test (docs/probe.md): the probe request an agent
+// adapter runs as its ask_choice, the outcome it reports back, and the
+// scripted-user instruction a client adapter follows, with the JSON Schemas
+// of all three ([Schema], [Validate]).
 //
 // These types are acpconform's public interface to implementers. They are
 // versioned by [Version] and change only compatibly: new optional fields and
@@ -137,9 +138,16 @@ const UserMetaKey = "acpconform/user"
 // PickDefault in [User.Pick] picks the choice the schema marks as default.
 const PickDefault = "default"
 
+// Actions of a scripted user.
+const (
+	ActionAccept  = "accept"  // accepts the option Pick names
+	ActionDecline = "decline" // declines, without content
+	ActionCancel  = "cancel"  // cancels, without content
+)
+
 // User is the scripted-user instruction an agent attaches to an
 // elicitation/create request for a client adapter in test mode.
 type User struct {
-	Action string `json:"action"`         // accept, decline or cancel
-	Pick   any    `json:"pick,omitempty"` // accept: an index (number) or PickDefault
+	Action string `json:"action"`         // ActionAccept, ActionDecline or ActionCancel
+	Pick   any    `json:"pick,omitempty"` // accept only: an index (number) or PickDefault
 }
