@@ -1,7 +1,8 @@
 // Package probe defines the probe contracts through which acpconform observes
-// an implementation under test (PROBE.md): the probe request an agent adapter
-// runs as its ask_choice, the outcome it reports back, and the scripted-user
-// instruction a client adapter follows.
+// an implementation under test (docs/probe.md): the probe request an agent
+// adapter runs as its ask_choice, the outcome it reports back, and the
+// scripted-user instruction a client adapter follows, with the JSON Schemas
+// of all three ([Schema], [Validate]).
 //
 // These types are acpconform's public interface to implementers. They are
 // versioned by [Version] and change only compatibly: new optional fields and
@@ -9,9 +10,13 @@
 package probe
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"math/big"
+	"strconv"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Version is the probe contract version, sent as "acpconform" in every
@@ -22,7 +27,7 @@ const Version = 1
 const OpAskChoice = "ask_choice"
 
 // Request is the text of the prompt that asks an agent adapter to run its
-// ask_choice (PROBE.md §1, step 3).
+// ask_choice (docs/probe.md §1.3). It marshals nil Choices as [].
 type Request struct {
 	Acpconform int       `json:"acpconform"`
 	Op         string    `json:"op"`
@@ -52,7 +57,8 @@ const (
 	FallbackPlain     = "plain"     // the deprecated plain-value fallback, returning Value
 )
 
-// Fallback is the fallback an adapter passes to its ask_choice.
+// Fallback is the fallback an adapter passes to its ask_choice. It
+// marshals the Message of an error fallback even when it is empty.
 type Fallback struct {
 	Kind    string          `json:"kind"`
 	Value   json.RawMessage `json:"value,omitempty"`
@@ -84,7 +90,9 @@ const (
 const WarningPlainValue = "plain-value-fallback"
 
 // Outcome is what an agent adapter reports, as the text of one
-// agent_message_chunk, when its ask_choice returns (PROBE.md §1, step 5).
+// agent_message_chunk, when its ask_choice returns (docs/probe.md §1.5). It
+// marshals the Message of an error outcome even when it is empty: an error
+// always has one.
 type Outcome struct {
 	Acpconform int             `json:"acpconform"`
 	Outcome    string          `json:"outcome"`
@@ -97,49 +105,194 @@ type Outcome struct {
 	Warnings   []string        `json:"warnings,omitempty"`
 }
 
-// ParseRequest reads a probe request, reporting why text is not one.
+// MarshalJSON writes nil Choices as [], as the harness sends them.
+func (r Request) MarshalJSON() ([]byte, error) {
+	type plain Request // without this method
+	if r.Choices == nil {
+		r.Choices = []Choice{}
+	}
+	return json.Marshal(plain(r))
+}
+
+// MarshalJSON writes an error fallback's message even when it is empty.
+func (f Fallback) MarshalJSON() ([]byte, error) {
+	w := struct {
+		Kind    string          `json:"kind"`
+		Value   json.RawMessage `json:"value,omitempty"`
+		Message *string         `json:"message,omitempty"`
+	}{Kind: f.Kind, Value: f.Value}
+	if f.Message != "" || f.Kind == FallbackError {
+		w.Message = &f.Message
+	}
+	return json.Marshal(w)
+}
+
+// MarshalJSON writes an error outcome's message even when it is empty.
+func (o Outcome) MarshalJSON() ([]byte, error) {
+	w := outcomeJSON{Acpconform: json.Number(fmt.Sprint(o.Acpconform)), Outcome: o.Outcome, Value: o.Value, Error: o.Error, Data: o.Data, Warnings: o.Warnings}
+	if o.Index != nil {
+		w.Index = json.Number(fmt.Sprint(*o.Index))
+	}
+	if o.Code != nil {
+		w.Code = json.Number(fmt.Sprint(*o.Code))
+	}
+	if o.Message != "" || o.Outcome == OutcomeError {
+		w.Message = &o.Message
+	}
+	return json.Marshal(w)
+}
+
+// outcomeJSON is an Outcome as JSON, its integers as they are written.
+type outcomeJSON struct {
+	Acpconform json.Number     `json:"acpconform"`
+	Outcome    string          `json:"outcome"`
+	Index      json.Number     `json:"index,omitempty"`
+	Value      json.RawMessage `json:"value,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	Code       json.Number     `json:"code,omitempty"`
+	Message    *string         `json:"message,omitempty"`
+	Data       json.RawMessage `json:"data,omitempty"`
+	Warnings   []string        `json:"warnings,omitempty"`
+}
+
+// ParseRequest reads a probe request, reporting why text is not one: not
+// JSON, not version 1, an unknown op, or, as a *[SchemaError], anything
+// else the request schema does not allow. Null choices are read as none,
+// an empty slice.
 func ParseRequest(text string) (Request, error) {
 	var r Request
-	if err := json.Unmarshal([]byte(text), &r); err != nil {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(text)))
+	if err != nil {
 		return r, fmt.Errorf("not an acpconform probe request: %w", err)
 	}
-	if r.Acpconform != Version {
-		return r, fmt.Errorf("not an acpconform probe request: acpconform is %d, want %d", r.Acpconform, Version)
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return r, fmt.Errorf("not an acpconform probe request: %s is not a JSON object", show(doc))
 	}
-	if r.Op != OpAskChoice {
-		return r, fmt.Errorf("unknown probe op %q (want %q)", r.Op, OpAskChoice)
+	if v, ok := obj["acpconform"]; !ok {
+		return r, fmt.Errorf(`not an acpconform probe request: it has no "acpconform" member`)
+	} else if !isVersion(v) {
+		return r, fmt.Errorf("not an acpconform probe request: acpconform is %s, want %d", show(v), Version)
+	}
+	if op, ok := obj["op"].(string); ok && op != OpAskChoice {
+		return r, fmt.Errorf("unknown probe op %q (want %q)", op, OpAskChoice)
+	}
+	if err := validate(SchemaRequest, doc); err != nil {
+		return r, err
+	}
+	var w struct {
+		Request
+		Acpconform      json.Number `json:"acpconform"`
+		FallbackDelayMs json.Number `json:"fallbackDelayMs"`
+	}
+	if err := json.Unmarshal([]byte(text), &w); err != nil {
+		return r, fmt.Errorf("reading the probe request: %w", err)
+	}
+	r = w.Request
+	r.Acpconform = Version
+	if w.FallbackDelayMs != "" {
+		if r.FallbackDelayMs, err = exactInt(w.FallbackDelayMs); err != nil {
+			return r, fmt.Errorf("reading the probe request: fallbackDelayMs %w", err)
+		}
+	}
+	if r.Choices == nil {
+		r.Choices = []Choice{}
 	}
 	return r, nil
 }
 
-// ParseOutcome reads an outcome report, reporting why text is not one.
+// isVersion reports whether a decoded JSON value is the number 1.
+func isVersion(v any) bool {
+	n, ok := v.(json.Number)
+	if !ok {
+		return false
+	}
+	i, err := exactInt(n)
+	return err == nil && i == Version
+}
+
+// IsOutcome reports whether text is meant as an outcome: one JSON object,
+// white space around it allowed, with an "acpconform" member and no "op"
+// member (a probe request echoed back is not an outcome). The harness takes
+// the first agent message of a probe's turn that is one as the outcome,
+// and reads it with [ParseOutcome].
+func IsOutcome(text string) bool {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &obj) != nil {
+		return false
+	}
+	_, versioned := obj["acpconform"]
+	_, request := obj["op"]
+	return versioned && !request
+}
+
+// ParseOutcome reads an outcome report. It returns a *[SchemaError] when
+// text does not match the outcome schema, so that every error says what the
+// adapter got wrong; integers are read by value, so an index of 1.0 is 1.
+// Its errors begin with "outcome", to follow "the agent's ".
 func ParseOutcome(text string) (Outcome, error) {
-	var o Outcome
-	dec := json.NewDecoder(strings.NewReader(text))
-	if err := dec.Decode(&o); err != nil {
-		return o, fmt.Errorf("not an acpconform outcome: %w", err)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(text)))
+	if err != nil {
+		return Outcome{}, fmt.Errorf("outcome is not one JSON value: %w", err)
 	}
-	if o.Acpconform != Version {
-		return o, fmt.Errorf("not an acpconform outcome: acpconform is %d, want %d", o.Acpconform, Version)
+	if err := validate(SchemaOutcome, doc); err != nil {
+		return Outcome{}, err
 	}
-	switch o.Outcome {
-	case OutcomeAccepted, OutcomeDeclined, OutcomeCancelled, OutcomeError:
-	default:
-		return o, fmt.Errorf("unknown outcome %q", o.Outcome)
+	var w outcomeJSON
+	if err := json.Unmarshal([]byte(text), &w); err != nil {
+		return Outcome{}, fmt.Errorf("outcome: %w", err)
+	}
+	o := Outcome{Acpconform: Version, Outcome: w.Outcome, Value: w.Value, Error: w.Error, Data: w.Data, Warnings: w.Warnings}
+	if w.Message != nil {
+		o.Message = *w.Message
+	}
+	for _, n := range []struct {
+		name string
+		text json.Number
+		to   **int
+	}{{"index", w.Index, &o.Index}, {"code", w.Code, &o.Code}} {
+		if n.text == "" {
+			continue
+		}
+		i, err := exactInt(n.text)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("outcome: %s %w", n.name, err)
+		}
+		*n.to = &i
 	}
 	return o, nil
 }
 
 // UserMetaKey is the request _meta key of the scripted-user instruction
-// (PROBE.md §2).
+// (docs/probe.md §2).
 const UserMetaKey = "acpconform/user"
 
 // PickDefault in [User.Pick] picks the choice the schema marks as default.
 const PickDefault = "default"
 
+// Actions of a scripted user.
+const (
+	ActionAccept  = "accept"  // accepts the option Pick names
+	ActionDecline = "decline" // declines, without content
+	ActionCancel  = "cancel"  // cancels, without content
+)
+
 // User is the scripted-user instruction an agent attaches to an
 // elicitation/create request for a client adapter in test mode.
 type User struct {
-	Action string `json:"action"`         // accept, decline or cancel
-	Pick   any    `json:"pick,omitempty"` // accept: an index (number) or PickDefault
+	Action string `json:"action"`         // ActionAccept, ActionDecline or ActionCancel
+	Pick   any    `json:"pick,omitempty"` // accept only: an index (number) or PickDefault
+}
+
+// exactInt reads a JSON number that is an integer by value (1, 1.0, 1e0)
+// as an int, as JSON Schema's "integer" does.
+func exactInt(n json.Number) (int, error) {
+	if i, err := strconv.Atoi(string(n)); err == nil {
+		return i, nil
+	}
+	r, ok := new(big.Rat).SetString(string(n))
+	if hugeExponent(n) || !ok || !r.IsInt() || !r.Num().IsInt64() || int64(int(r.Num().Int64())) != r.Num().Int64() {
+		return 0, fmt.Errorf("%s is not an integer acpconform can hold", n)
+	}
+	return int(r.Num().Int64()), nil
 }

@@ -42,13 +42,31 @@ func TestParseRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Fallback == nil || r.Fallback.Kind != probe.FallbackPlain || string(r.Fallback.Value) != "null" || r.FallbackDelayMs != 5 || !r.Choices[0].Default {
+	if r.Fallback == nil || r.Fallback.Kind != probe.FallbackPlain || string(r.Fallback.Value) != "null" || r.FallbackDelayMs != 5 || !r.Choices[0].Default || string(r.Choices[0].Value) != "null" {
 		t.Errorf("ParseRequest lost fields: %+v", r)
+	}
+	for _, text := range []string{
+		`{"acpconform":1,"op":"ask_choice","question":"","choices":null}`,
+		`{"acpconform":1,"op":"ask_choice","question":"","choices":[]}`,
+	} {
+		r, err := probe.ParseRequest(text)
+		if err != nil || r.Choices == nil || len(r.Choices) != 0 {
+			t.Errorf("ParseRequest(%s) = choices %#v, %v; want none, as []", text, r.Choices, err)
+		}
+	}
+	r, err = probe.ParseRequest(`{"acpconform":1.0,"op":"ask_choice","question":"","choices":[],"fallback":{"kind":"declined"},"fallbackDelayMs":2e3,"later":"ignored"}`)
+	if err != nil || r.FallbackDelayMs != 2000 || r.Acpconform != 1 {
+		t.Errorf("ParseRequest reads integers by value and ignores unknown members: %+v, %v", r, err)
 	}
 	for text, want := range map[string]string{
 		`hello`:                              "not an acpconform probe request",
+		`[1]`:                                "not an acpconform probe request: [1] is not a JSON object",
+		`{"op":"ask_choice"}`:                `not an acpconform probe request: it has no "acpconform" member`,
 		`{"acpconform":2,"op":"ask_choice"}`: "acpconform is 2, want 1",
+		`{"acpconform":"1"}`:                 `acpconform is "1", want 1`,
 		`{"acpconform":1,"op":"ask_many"}`:   `unknown probe op "ask_many"`,
+		`{"acpconform":1,"op":"ask_choice","question":"Q"}`:                                          `probe request does not match the probe contract's request schema: at the top level: missing "choices"`,
+		`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":{"kind":"maybe"}}`: `at /fallback/kind: want one of "accepted", "declined", "cancelled", "error", "plain", got "maybe"`,
 	} {
 		if _, err := probe.ParseRequest(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseRequest(%s) = %v, want an error containing %q", text, err, want)
@@ -68,13 +86,98 @@ func TestParseOutcome(t *testing.T) {
 	if err != nil || o.Index == nil || *o.Index != 0 || string(o.Value) != "null" {
 		t.Errorf("ParseOutcome(accepted null) = %+v, %v", o, err)
 	}
+	o, err = probe.ParseOutcome(`{"acpconform":1,"outcome":"error","error":"request_error","code":-3.2603e4,"message":"","data":null}`)
+	if err != nil || o.Code == nil || *o.Code != -32603 || string(o.Data) != "null" {
+		t.Errorf("ParseOutcome(code -3.2603e4, data null) = %+v, %v; want code -32603 and data null", o, err)
+	}
+	o, err = probe.ParseOutcome(` {"acpconform":1,"outcome":"accepted","index":1.0,"value":2,"note":"for people"} `)
+	if err != nil || *o.Index != 1 {
+		t.Errorf("ParseOutcome(index 1.0) = %+v, %v; want index 1", o, err)
+	}
 	for text, want := range map[string]string{
-		`{"outcome":"accepted"}`:               "acpconform is 0",
-		`{"acpconform":1,"outcome":"maybe"}`:   `unknown outcome "maybe"`,
-		`{"acpconform":1,"outcome":"accepted"`: "not an acpconform outcome",
+		`{"outcome":"accepted"}`:                                       `at the top level: missing "acpconform" (schema: outcome.json#/required)`,
+		`{"acpconform":1,"outcome":"maybe"}`:                           `at /outcome: want one of "accepted", "declined", "cancelled", "error", got "maybe" (schema: outcome.json#/properties/outcome/enum)`,
+		`{"acpconform":1,"outcome":"accepted"`:                         "outcome is not one JSON value",
+		`{"acpconform":1,"outcome":"declined"} x`:                      "outcome is not one JSON value",
+		`{"acpconform":1,"outcome":"accepted","index":1e30,"value":1}`: "outcome: index 1e30 is not an integer acpconform can hold",
 	} {
 		if _, err := probe.ParseOutcome(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseOutcome(%s) = %v, want an error containing %q", text, err, want)
+		}
+	}
+}
+
+func TestIsOutcome(t *testing.T) {
+	for text, want := range map[string]bool{
+		`{"acpconform":1,"outcome":"declined"}`:     true,
+		` {"acpconform":"1"} `:                      true, // meant as one, and wrong: the harness says so
+		`{"acpconform":2}`:                          true,
+		`{"acpconform":1,"op":"ask_choice"}`:        false, // the probe request, echoed
+		`{"outcome":"declined"}`:                    false,
+		`Thinking about it...`:                      false,
+		`{"acpconform":1,"outcome":"declined"} and`: false,
+		`[{"acpconform":1}]`:                        false,
+	} {
+		if got := probe.IsOutcome(text); got != want {
+			t.Errorf("IsOutcome(%s) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestMarshalledValuesValidate: what the Go types write, as the reference
+// adapter and the harness write it, matches the schemas.
+func TestMarshalledValuesValidate(t *testing.T) {
+	one, minus, code := 1, -1, -32601
+	for _, o := range []probe.Outcome{
+		{Acpconform: 1, Outcome: probe.OutcomeAccepted, Index: &one, Value: json.RawMessage(`"production"`)},
+		{Acpconform: 1, Outcome: probe.OutcomeAccepted, Index: &minus, Value: json.RawMessage(`null`), Warnings: []string{probe.WarningPlainValue}},
+		{Acpconform: 1, Outcome: probe.OutcomeDeclined},
+		{Acpconform: 1, Outcome: probe.OutcomeCancelled, Warnings: []string{}},
+		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorInvalidArgument, Message: "question must not be blank"},
+		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorInvalidFallback, Message: "not offered", Warnings: []string{probe.WarningPlainValue}},
+		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorRequest, Code: &code, Message: "", Data: json.RawMessage(`null`)},
+		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorRequest, Code: &code, Message: "Method not found", Data: json.RawMessage(`{"method":"elicitation/create"}`)},
+		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorFallback, Message: ""},
+		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorConnection, Message: "connection closed"},
+		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorInternal, Message: "boom"},
+	} {
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := probe.Validate(probe.SchemaOutcome, b); err != nil {
+			t.Errorf("%s: %v", b, err)
+		}
+		back, err := probe.ParseOutcome(string(b))
+		if again, _ := json.Marshal(back); err != nil || string(again) != string(b) {
+			t.Errorf("ParseOutcome(%s) = %s, %v; want it back as it was", b, again, err)
+		}
+	}
+	for _, r := range []probe.Request{
+		{Acpconform: 1, Op: probe.OpAskChoice, Question: ""},
+		{Acpconform: 1, Op: probe.OpAskChoice, Question: "Q", Choices: []probe.Choice{{Value: json.RawMessage(`1`), Label: "One", Description: "the first", Default: true}},
+			Fallback: &probe.Fallback{Kind: probe.FallbackError}, FallbackDelayMs: 50},
+		{Acpconform: 1, Op: probe.OpAskChoice, Question: "Q", Choices: []probe.Choice{{Value: json.RawMessage(`null`), Label: " "}},
+			Fallback: &probe.Fallback{Kind: probe.FallbackPlain, Value: json.RawMessage(`null`)}},
+	} {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := probe.Validate(probe.SchemaRequest, b); err != nil {
+			t.Errorf("%s: %v", b, err)
+		}
+	}
+	if b, _ := json.Marshal(probe.Request{Acpconform: 1, Op: probe.OpAskChoice}); !strings.Contains(string(b), `"choices":[]`) {
+		t.Errorf("a request without choices marshals as %s, want \"choices\":[]", b)
+	}
+	for _, u := range []probe.User{{Action: probe.ActionAccept, Pick: 0}, {Action: probe.ActionAccept, Pick: probe.PickDefault}, {Action: probe.ActionDecline}, {Action: probe.ActionCancel}} {
+		b, err := json.Marshal(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := probe.Validate(probe.SchemaUser, b); err != nil {
+			t.Errorf("%s: %v", b, err)
 		}
 	}
 }

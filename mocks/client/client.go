@@ -257,9 +257,14 @@ func (c *Client) WriteRaw(ctx context.Context, b []byte) error { return c.peer.W
 // Hangup closes the connection at once.
 func (c *Client) Hangup() { c.peer.Hangup() }
 
-// Probe runs one probe request (PROBE.md §1) in a prompt turn and returns
-// the outcome the agent reported and the turn's stopReason. Without an
-// outcome, it returns the stopReason and an error.
+// Probe runs one probe request (docs/probe.md §1) in a prompt turn and
+// returns the outcome the agent reported and the turn's stopReason.
+//
+// The outcome is the first agent_message_chunk text of the turn that is
+// meant as one (probe.IsOutcome: a JSON object with an "acpconform" member
+// and no "op"); other texts are skipped. An outcome that breaks the
+// outcome schema is an error naming where, never skipped. Without an
+// outcome, Probe returns the stopReason and an error.
 func (c *Client) Probe(ctx context.Context, req probe.Request) (probe.Outcome, string, error) {
 	text, err := json.Marshal(req)
 	if err != nil {
@@ -270,12 +275,34 @@ func (c *Client) Probe(ctx context.Context, req probe.Request) (probe.Outcome, s
 	if err != nil {
 		return probe.Outcome{}, stop, err
 	}
-	for _, t := range c.Texts()[before:] {
-		if out, err := probe.ParseOutcome(t); err == nil {
-			return out, stop, nil
+	texts := c.Texts()[before:]
+	for _, t := range texts {
+		if out, ok, err := outcomeIn(t); ok {
+			return out, stop, err
 		}
 	}
-	return probe.Outcome{}, stop, fmt.Errorf("the turn ended (%s) without an outcome report", stop)
+	return probe.Outcome{}, stop, fmt.Errorf("the turn ended (%s) without an outcome report: none of its %d agent %s was a JSON object with an \"acpconform\" member",
+		stop, len(texts), plural(len(texts), "message", "messages"))
+}
+
+// outcomeIn reads the outcome in an agent message. ok is false when text
+// is not meant as an outcome; err says how one breaks the probe contract.
+func outcomeIn(text string) (out probe.Outcome, ok bool, err error) {
+	if !probe.IsOutcome(text) {
+		return probe.Outcome{}, false, nil
+	}
+	out, err = probe.ParseOutcome(text)
+	if err != nil {
+		return probe.Outcome{}, true, fmt.Errorf("the agent's %w", err) // "the agent's outcome does not match ..."
+	}
+	return out, true, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // WaitElicitations waits until n elicitation/create requests have arrived

@@ -109,9 +109,12 @@ func (c *Client) expectOutcome(ctx context.Context, want *script.Outcome, seen *
 		if err != nil {
 			return fmt.Errorf("no outcome report: %w", err)
 		}
-		got, err := probe.ParseOutcome(text)
-		if err != nil {
+		got, ok, err := outcomeIn(text)
+		if !ok {
 			continue // other agent messages may come between
+		}
+		if err != nil {
+			return err
 		}
 		if problems := want.Check(got); len(problems) > 0 {
 			errs := make([]error, len(problems))
