@@ -179,7 +179,7 @@ export function formatOutcome(o) {
     value,
     error,
     code,
-    message: message === "" ? undefined : message,
+    message: outcome === "error" ? message ?? "" : undefined, // an error always says its message, "" included
     data: data ?? undefined, // null data is no data, as in Go
     warnings: warnings?.length ? warnings : undefined,
   });
