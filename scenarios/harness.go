@@ -215,7 +215,11 @@ func (f *fixture) answer(answers ...script.Answer) *fixture {
 func (f *fixture) probe(ctx context.Context, req probe.Request) probe.Outcome {
 	GinkgoHelper()
 	out, stop, err := f.mc.Probe(f.e.wait(ctx), req)
-	if err != nil {
+	var schema *probe.SchemaError
+	switch {
+	case errors.As(err, &schema): // it reported one, and it breaks the contract
+		Fail(fmt.Sprintf("%v\nthe probe request: %s", err, mustJSON(req)))
+	case err != nil:
 		Fail(fmt.Sprintf("the agent reported no outcome for the probe request: %s\nthe probe request: %s",
 			strings.TrimPrefix(err.Error(), "session/prompt: "), mustJSON(req)))
 	}
