@@ -97,6 +97,43 @@ func endedByPeer(c wire.Conn) bool {
 // it or the subject is no process.
 func (l *Link) Died() string { return l.died }
 
+// Exited is closed when the subject's process has exited, by itself or
+// because Close stopped it. It is nil, and never closed, when the subject
+// is no process acpconform started (in-process, or a client that connects
+// by itself): a check that watches a process's exit skips such a subject.
+// It lets a check see how a process ends by itself before Close stops it.
+func (l *Link) Exited() <-chan struct{} {
+	if l.process == nil {
+		return nil
+	}
+	return l.process.Exited()
+}
+
+// ExitDescription says how the subject's process exited, to read after
+// "it", as Died does: "exited with status 0", "exited with status 1", "was
+// killed by signal SIGSEGV (segmentation fault)"; "still running" before
+// Exited is closed; "" when the subject is no process.
+func (l *Link) ExitDescription() string {
+	if l.process == nil {
+		return ""
+	}
+	return wasEnded(l.process.ExitDescription())
+}
+
+// ExitedCleanly reports whether the subject's process has exited with
+// status 0.
+func (l *Link) ExitedCleanly() bool {
+	if l.process == nil {
+		return false
+	}
+	select {
+	case <-l.process.Exited():
+		return l.process.Err() == nil
+	default:
+		return false
+	}
+}
+
 // Stderr is the end of what the subject's process wrote to its stderr,
 // complete once Close has returned; "" when the subject is no process.
 func (l *Link) Stderr() string {
