@@ -273,7 +273,7 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 	a.st.Lock()
 	a.exchanges = append(a.exchanges, ex)
 	k := len(a.exchanges)
-	formAdvertised := advertisesForm(a.caps)
+	formAdvertised := AdvertisesForm(a.caps)
 	a.st.Unlock()
 
 	wait, cancel := peer.WithBound(ctx, a.timeout())

@@ -119,14 +119,21 @@ func toIndex(v any) (int, bool) {
 	return 0, false
 }
 
-// advertisesForm reports whether clientCapabilities advertise elicitation.form.
-func advertisesForm(caps json.RawMessage) bool {
+// AdvertisesForm reports whether clientCapabilities, as a client sent them
+// in initialize, advertise form elicitation: only an elicitation.form that
+// is a JSON object does ({"form": false}, "yes" and [] advertise nothing;
+// CONTRACT CAP-1/2).
+func AdvertisesForm(caps json.RawMessage) bool {
 	var c struct {
 		Elicitation *struct {
 			Form json.RawMessage `json:"form"`
 		} `json:"elicitation"`
 	}
-	return json.Unmarshal(caps, &c) == nil && c.Elicitation != nil && c.Elicitation.Form != nil && string(c.Elicitation.Form) != "null"
+	if json.Unmarshal(caps, &c) != nil || c.Elicitation == nil {
+		return false
+	}
+	var form map[string]json.RawMessage
+	return json.Unmarshal(c.Elicitation.Form, &form) == nil && form != nil
 }
 
 // showChoice writes an answer's content.choice: a string quoted, absent
