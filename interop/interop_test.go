@@ -179,6 +179,9 @@ func TestMockAgentAgainstTheTSClients(t *testing.T) {
 			case tc.violation != "" && !strings.Contains(v, tc.violation):
 				t.Errorf("no %s violation:\n%s", tc.violation, v)
 			}
+			if u := a.Unmet(); tc.violation == "" && len(u) > 0 {
+				t.Errorf("answers not as the scripted user said:\n%s", strings.Join(u, "\n"))
+			}
 		})
 	}
 }

@@ -59,6 +59,34 @@ func answers(a *agent.Agent) []string {
 	return out
 }
 
+// The reference client answers as told, and refuses with -32602 what
+// cannot be followed (docs/probe.md §2).
+func TestAnswersAsTheScriptedUserSays(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		step script.Step
+	}{
+		{"accept pick 0", form(&probe.User{Action: "accept", Pick: 0}, "")},
+		{"accept pick default", form(&probe.User{Action: "accept", Pick: probe.PickDefault}, "")},
+		{"decline", form(&probe.User{Action: "decline"}, "")},
+		{"cancel", form(&probe.User{Action: "cancel"}, "")},
+		{"accept pick 2 of two: -32602", form(&probe.User{Action: "accept", Pick: 2}, "")},
+		{"accept pick -1: -32602", form(&probe.User{Action: "accept", Pick: -1}, "")},
+		{"accept pick 0.5: -32602", form(&probe.User{Action: "accept", Pick: 0.5}, "")},
+		{`accept pick "first": -32602`, form(&probe.User{Action: "accept", Pick: "first"}, "")},
+		{"an unknown action: -32602", form(&probe.User{Action: "maybe"}, "")},
+		{"pick default without a default: -32602", script.Step{Elicit: &script.Elicit{Question: "Choose", Choices: []script.Choice{{Label: "A"}},
+			User: &probe.User{Action: "accept", Pick: probe.PickDefault}, Expect: &script.AnswerExpect{User: true}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := play(t, probeclient.Options{}, tc.step)
+			if v, u := a.Violations(), a.Unmet(); len(v)+len(u) > 0 {
+				t.Errorf("violations %q, unmet %q", v, u)
+			}
+		})
+	}
+}
+
 func TestRefusesAnInstructionThatIsNoObject(t *testing.T) {
 	for _, meta := range []string{`{"acpconform/user":"accept"}`, `{"acpconform/user":null}`, `{"acpconform/user":{"action":1}}`} {
 		a := play(t, probeclient.Options{}, form(nil, meta))
@@ -100,8 +128,8 @@ func TestMainReturnsZeroWhenTheTurnEnds(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("Main did not return when the prompt turn ended")
 	}
-	if v := a.Violations(); len(v) > 0 {
-		t.Errorf("violations %q", v)
+	if v, u := a.Violations(), a.Unmet(); len(v)+len(u) > 0 {
+		t.Errorf("violations %q, unmet %q", v, u)
 	}
 	var answer struct{ Content json.RawMessage }
 	if ex := a.Exchanges(); len(ex) != 1 || json.Unmarshal(ex[0].Answer.Result, &answer) != nil || string(answer.Content) != `{"choice":"choice_1"}` {
