@@ -26,10 +26,11 @@ const (
 	ContentOnDecline    = "content-on-decline"   // a decline that carries content (CLI-2)
 	MetaIntolerant      = "meta-intolerant"      // fails on option _meta or unknown _meta keys (CLI-3)
 	AcceptsUnadvertised = "accepts-unadvertised" // advertises no form, yet answers a form (CLI-4)
+	IgnoresUser         = "ignores-user"         // answers validly, always accepting the first option (CLI-5)
 )
 
 // Brokens lists the broken variants.
-var Brokens = []string{Unregistered, WrongToken, ContentOnDecline, MetaIntolerant, AcceptsUnadvertised}
+var Brokens = []string{Unregistered, WrongToken, ContentOnDecline, MetaIntolerant, AcceptsUnadvertised, IgnoresUser}
 
 // client answers the agent's requests. It embeds nothing: every method of
 // acp.Client is here, answering what a test client has no use for with an
@@ -62,6 +63,8 @@ func (c elicitingClient) UnstableCreateElicitation(_ context.Context, p acp.Unst
 		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	case !ok:
 		return cancel(), nil // no scripted user: as a person closing the dialog
+	case c.broken == IgnoresUser:
+		user = probe.User{Action: "accept", Pick: 0.0}
 	}
 	switch user.Action {
 	case "accept":

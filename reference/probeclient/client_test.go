@@ -104,6 +104,22 @@ func TestCancelsWithoutAnInstruction(t *testing.T) {
 	}
 }
 
+// ignores-user answers validly, never as told: it breaks CLI-5 alone.
+func TestIgnoresUserAnswersValidlyButNotAsTold(t *testing.T) {
+	a := play(t, probeclient.Options{Broken: probeclient.IgnoresUser},
+		form(&probe.User{Action: "accept", Pick: 1}, ""), form(&probe.User{Action: "decline"}, ""))
+	if v := a.Violations(); len(v) > 0 {
+		t.Errorf("violations %q, want none: its answers are valid", v)
+	}
+	want := []string{
+		`elicitation/create #1: the choice is "choice_0", want "choice_1"`,
+		`elicitation/create #2: the action is "accept", want "decline"`,
+	}
+	if got := a.Unmet(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("unmet %q, want %q", got, want)
+	}
+}
+
 // Main returns 0 when the prompt turn ends, without waiting for its stdin
 // to close: a process exits when its turn ends (docs/probe.md §2).
 func TestMainReturnsZeroWhenTheTurnEnds(t *testing.T) {
