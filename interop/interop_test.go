@@ -154,6 +154,10 @@ func TestMockAgentAgainstTheTSClients(t *testing.T) {
 			User: &probe.User{Action: "accept", Pick: 1.0}, Meta: script.JSON(`{"vendor.example/x":1}`), Expect: &script.AnswerExpect{User: true}}},
 		{Elicit: &script.Elicit{Question: "Choose", Choices: []script.Choice{{Label: "A"}}, User: &probe.User{Action: "decline"}, Expect: &script.AnswerExpect{User: true}}},
 	}
+	// Instructions that cannot be followed: refused with -32602 (docs/probe.md §2).
+	for _, user := range []probe.User{{Action: "accept", Pick: 1.0}, {Action: "accept", Pick: probe.PickDefault}, {Action: "maybe"}} {
+		steps = append(steps, script.Step{Elicit: &script.Elicit{Question: "Choose", Choices: []script.Choice{{Label: "A"}}, User: &user, Expect: &script.AnswerExpect{User: true}}})
+	}
 	for _, tc := range []struct {
 		name      string
 		args      []string
@@ -178,6 +182,9 @@ func TestMockAgentAgainstTheTSClients(t *testing.T) {
 				t.Errorf("violations:\n%s", v)
 			case tc.violation != "" && !strings.Contains(v, tc.violation):
 				t.Errorf("no %s violation:\n%s", tc.violation, v)
+			}
+			if u := a.Unmet(); tc.violation == "" && len(u) > 0 {
+				t.Errorf("answers not as the scripted user said:\n%s", strings.Join(u, "\n"))
 			}
 		})
 	}

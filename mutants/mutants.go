@@ -1,12 +1,14 @@
 // Package mutants breaks the reference on purpose, one rule at a time, to
 // prove that the catalogue can fail: each mutant is a single edit of one
-// file of package reference that violates exactly one CONTRACT rule, and
-// must make at least one check of the catalogue fail. A mutant that
-// survives is a check missing.
+// file of reference/ (package reference, or a probe adapter such as the
+// reference client) that violates exactly one CONTRACT rule, and must make
+// at least one check of the catalogue fail. A mutant that survives is a
+// check missing.
 //
 // The tests build acpconform with `go build -overlay`, swapping the file for
 // its mutated copy, run the catalogue against the built-in (now broken)
-// reference with `acpconform run`, and record which checks killed it.
+// reference with `acpconform run`, or against the mutated reference client
+// with `acpconform client`, and record which checks killed it.
 // `go test ./mutants -update` rewrites the kill matrix in docs/mutants.md.
 package mutants
 
@@ -16,19 +18,21 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/acpconform/acpconform/suite"
 )
 
 // Mutant is one deliberate defect of the reference.
 type Mutant struct {
 	Name string // kebab-case
 	Rule string // the CONTRACT ID it breaks
-	File string // in reference/
+	File string // in reference/, slash-separated: ask.go, probeclient/client.go
 	From string // the text it replaces, found exactly once
 	To   string
 }
 
 // All lists the mutants, at least one per area of the rules the reference
-// implements.
+// implements; the reference client's join them from client.go.
 var All = []Mutant{
 	// SCH: what is sent
 	{"question-trimmed", "SCH-1", "schema.go", "Message: question,", "Message: strings.TrimSpace(question),"},
@@ -264,6 +268,17 @@ var All = []Mutant{
 // stop grace.)
 var overStdio = map[string][]string{
 	"stdin-end-ignored": {"RTE-7"},
+}
+
+// Role is the role the mutated reference plays: a mutant of the reference
+// client (a File under probeclient/) is checked as a client, with
+// `acpconform client -- <mutant> reference-client`; every other mutant with
+// `acpconform run`, whose reference agent is built in.
+func (m Mutant) Role() suite.Role {
+	if strings.HasPrefix(m.File, "probeclient/") {
+		return suite.ClientRole
+	}
+	return suite.AgentRole
 }
 
 // Apply writes the mutated copy of the mutant's file into dir and an

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -54,7 +55,7 @@ func TestMutantsAreKilled(t *testing.T) {
 		}
 		names[m.Name] = true
 	}
-	for _, area := range []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE"} {
+	for _, area := range []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "CLI"} {
 		if !areas[area] {
 			t.Errorf("no mutant breaks a rule of %s", area)
 		}
@@ -76,10 +77,16 @@ func TestMutantsAreKilled(t *testing.T) {
 				var names []string
 				for _, c := range failed {
 					names = append(names, c.Name)
+					// The client checks are reported apart: a client mutant
+					// fails only the checks of the rule it breaks.
+					if m.Role() == suite.ClientRole && !slices.Contains(c.Rules, m.Rule) {
+						t.Errorf("client mutant %s (%s) failed %s, a check of %v", m.Name, m.Rule, c.ID, c.Rules)
+					}
 					if bad := unreadable(c.Failure); len(bad) > 0 {
 						t.Errorf("the failure of %q reads like a matcher dump (%s):\n%s", c.Name, strings.Join(bad, "; "), c.Failure)
 					}
 				}
+				t.Logf("killed by %d: %s", len(names), strings.Join(names, "; "))
 				mu.Lock()
 				kills = append(kills, kill{m, names})
 				mu.Unlock()
@@ -112,14 +119,17 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 	jsonPath, junitPath := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
 	args := []string{"run", "--json", jsonPath, "--junit", junitPath, "--summary", "",
 		"--response-timeout", "2s", "--scenario-timeout", "5s"}
-	if ids, ok := overStdio[m.Name]; ok {
+	switch ids, stdio := overStdio[m.Name]; {
+	case stdio:
 		args[0] = "agent"
 		args = append(args, "--id", strings.Join(ids, ","), "--", bin, "reference-agent")
+	case m.Role() == suite.ClientRole: // the mutated reference client, as a command
+		args = append(append([]string{"client"}, args[1:]...), "--", bin, "reference-client")
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	out, err := cmd.CombinedOutput()
 	if code := cmd.ProcessState.ExitCode(); code != 1 {
-		t.Fatalf("acpconform run exited %d (%v), want 1 (a MUST check failed):\n%s", code, err, tail(out))
+		t.Fatalf("acpconform %s exited %d (%v), want 1 (a MUST check failed):\n%s", args[0], code, err, tail(out))
 	}
 	data, err := os.ReadFile(jsonPath)
 	if err != nil {

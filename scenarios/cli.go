@@ -14,30 +14,25 @@ import (
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/suite"
 )
 
-// cli: the rules of a client under test (CLI-1..4). The harness plays the
+// cli: the rules of a client under test (CLI-1..5). The harness plays the
 // agent: in the client's prompt turn it sends typed-choice forms compiled
-// by the reference, with the scripted-user instruction of PROBE.md §2, and
-// checks every answer against the request's own schema.
+// by the reference, with the scripted-user instruction of PROBE.md §2.
+// Each check fails only for its own rule: CLI-1 for a real -32601, CLI-2
+// for an invalid answer (or none, or two), CLI-3 for a form refused because
+// of its _meta, CLI-4 for an unadvertised form not refused with -32602. How
+// a valid answer differs from the instruction is CLI-5's alone, so that a
+// client without test mode is told to run with --no-scripted-user.
 func (e *env) cli() {
 	Describe("CLI: a client under test", func() {
-		// obeyed asks for the answer the scripted user wants, when the
-		// client follows scripted users.
-		obeyed := func() *script.AnswerExpect {
-			if e.freeUser {
-				return nil
-			}
-			return &script.AnswerExpect{User: true}
-		}
-
-		DescribeTable("answers each request validly, as its scripted user says",
+		DescribeTable("answers each request validly; its scripted user says:",
 			func(ctx SpecContext, user probe.User) {
 				e.needForm(ctx)
-				t := e.turn(ctx, elicitStep(deployForm(), user, nil, obeyed()))
-				ex := t.exchanges()
-				assert(len(ex) == 1, "the turn carried %d elicitation/create requests, want 1", len(ex))
-				assert(ex[0].Answered, "the client did not answer the elicitation/create in its prompt turn")
+				t := e.turn(ctx, elicitStep(deployForm(), user, nil, nil))
+				t.only()
+				t.expectValid()
 			},
 			e.entry("accept the second option", rules("CLI-2"), probe.User{Action: "accept", Pick: 1}),
 			e.entry("accept the default", rules("CLI-2"), probe.User{Action: "accept", Pick: probe.PickDefault}),
@@ -47,39 +42,85 @@ func (e *env) cli() {
 
 		e.it("route-registered", "handles elicitation/create when it advertises form: no -32601", rules("CLI-1"), func(ctx SpecContext) {
 			e.needForm(ctx)
-			t := e.turn(ctx, elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, obeyed()))
-			answer := t.exchanges()[0].Answer
-			assert(answer.Error == nil || answer.Error.Code != -32601,
-				"the client advertised form elicitation but answered elicitation/create with -32601 (%v): its route is not registered", answer.Error)
+			t := e.turn(ctx, elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, nil))
+			ex := t.only()
+			if !ex.Answered {
+				Skip("the client did not answer elicitation/create, so whether its route is registered cannot be told: the CLI-2 checks report the missing answer")
+			}
+			assert(ex.Answer.Error == nil || ex.Answer.Error.Code != -32601,
+				"the client advertised form elicitation but answered elicitation/create with -32601 (%v): its route is not registered", ex.Answer.Error)
 		})
 
 		e.it("token-past-ten", "answers a token past ten with the const offered there", rules("CLI-2"), func(ctx SpecContext) {
 			e.needForm(ctx)
-			form := script.Elicit{Question: "Pick one of twelve"}
-			for i := 0; i < 12; i++ {
-				form.Choices = append(form.Choices, script.Choice{Label: fmt.Sprintf("Option %d", i)})
-			}
-			e.turn(ctx, elicitStep(form, probe.User{Action: "accept", Pick: 11}, nil, obeyed()))
+			t := e.turn(ctx, elicitStep(twelveOptions(), probe.User{Action: "accept", Pick: 11}, nil, nil))
+			t.only()
+			t.expectValid()
 		})
 
 		e.it("two-requests-answered-once", "answers each of two requests in one turn exactly once", rules("CLI-2"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			t := e.turn(ctx,
-				elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, obeyed()),
-				elicitStep(deployForm(), probe.User{Action: "decline"}, nil, obeyed()),
+				elicitStep(deployForm(), probe.User{Action: "accept", Pick: 0}, nil, nil),
+				elicitStep(deployForm(), probe.User{Action: "decline"}, nil, nil),
 			)
 			for i, ex := range t.exchanges() {
 				assert(ex.Answered, "the client did not answer elicitation/create #%d of the two in its prompt turn", i+1)
 			}
+			t.expectValid()
 		})
 
 		e.it("tolerates-meta", "tolerates option _meta and unknown _meta keys", rules("CLI-3"), func(ctx SpecContext) {
 			e.needForm(ctx)
+			user := probe.User{Action: "accept", Pick: 1}
 			meta := json.RawMessage(`{"vendor.example/trace":"abc","vendor.example/nested":{"x":[1,2]}}`)
-			t := e.turn(ctx, elicitStep(deployForm(), probe.User{Action: "accept", Pick: 1}, meta, obeyed()))
-			if err := t.exchanges()[0].Answer.Error; err != nil {
-				Fail(fmt.Sprintf("the client refused a form with option _meta and unknown _meta keys (%v): metadata is no reason to refuse", err))
+			t := e.turn(ctx, elicitStep(plainForm(), user, nil, nil), elicitStep(deployForm(), user, meta, nil))
+			ex := t.exchanges()
+			assert(len(ex) == 2, "the turn carried %d elicitation/create requests, want 2", len(ex))
+			plain, withMeta := ex[0], ex[1]
+			if !plain.Answered || plain.Answer.Error != nil {
+				Skip(fmt.Sprintf("the client did not answer even the form without _meta (%s), so whether _meta is what it refuses cannot be told: the other CLI checks report it", answerOf(plain)))
 			}
+			assert(withMeta.Answered && withMeta.Answer.Error == nil,
+				"the client answered the form without _meta, but not the same form with option _meta and unknown _meta keys (%s): metadata is no reason to refuse", answerOf(withMeta))
+		})
+
+		DescribeTable("answers as its scripted user says:",
+			func(ctx SpecContext, form script.Elicit, user probe.User) {
+				e.needTestMode()
+				e.needForm(ctx)
+				t := e.turn(ctx, elicitStep(form, user, nil, obeyed()))
+				t.only()
+				t.expectObeyed()
+			},
+			e.entry("accept the second option", rules("CLI-5"), plainForm(), probe.User{Action: "accept", Pick: 1}),
+			e.entry("accept the default", rules("CLI-5"), plainForm(), probe.User{Action: "accept", Pick: probe.PickDefault}),
+			e.entry("decline", rules("CLI-5"), plainForm(), probe.User{Action: "decline"}),
+			e.entry("cancel", rules("CLI-5"), plainForm(), probe.User{Action: "cancel"}),
+			e.entry("accept the twelfth of twelve options", rules("CLI-5"), twelveOptions(), probe.User{Action: "accept", Pick: 11}),
+		)
+
+		e.it("each-of-two-instructions", "follows the instruction of each of two requests in one turn", rules("CLI-5"), func(ctx SpecContext) {
+			e.needTestMode()
+			e.needForm(ctx)
+			t := e.turn(ctx,
+				elicitStep(plainForm(), probe.User{Action: "accept", Pick: 0}, nil, obeyed()),
+				elicitStep(plainForm(), probe.User{Action: "decline"}, nil, obeyed()),
+			)
+			t.expectObeyed()
+		})
+
+		e.it("exits-after-turn", "exits with status 0 when its prompt turn ends", rules("CLI-5"), func(ctx SpecContext) {
+			e.needTestMode()
+			e.needForm(ctx)
+			t := e.turn(ctx, elicitStep(plainForm(), probe.User{Action: "accept", Pick: 0}, nil, nil))
+			exited := t.link.Exited()
+			if exited == nil {
+				Skip("the client is no process acpconform started (it runs in-process, or connects by itself with --listen): its exit cannot be watched")
+			}
+			_, ok := receive(ctx, e.response, exited)
+			assert(ok, "the client was still running after %s, once its prompt turn had ended: a client in test mode exits with status 0 when its turn ends (docs/probe.md §2)\n%s", e.response, noTestModeHint)
+			assert(t.link.ExitedCleanly(), "the client %s when its prompt turn ended, want exit status 0 (docs/probe.md §2)\n%s", t.link.ExitDescription(), noTestModeHint)
 		})
 
 		e.it("client-refuses-binary-frame", "refuses a binary WebSocket frame, closing with 1003", rules("REM-1"), func(ctx SpecContext) {
@@ -117,9 +158,47 @@ func (e *env) cli() {
 			params := json.RawMessage(`{"sessionId":"mock-session-1","mode":"form","message":"Pick",` +
 				`"requestedSchema":{"type":"object","required":["choice"],"properties":{"choice":` +
 				`{"type":"string","title":"Choice","oneOf":[{"const":"choice_0","title":"A"}]}}}}`)
-			e.turn(ctx, script.Step{Elicit: &script.Elicit{Params: script.JSON(params), Expect: &script.AnswerExpect{Error: -32602}}})
+			t := e.turn(ctx, script.Step{Elicit: &script.Elicit{Params: script.JSON(params)}})
+			ex := t.only()
+			assert(ex.Answered && ex.Answer.Error != nil && ex.Answer.Error.Code == -32602,
+				"the client, which did not advertise form elicitation, answered a form with %s, want JSON-RPC error -32602", answerOf(ex))
 		})
 	})
+}
+
+// obeyed asks the mock agent to compare the answer with the scripted
+// user's instruction (CLI-5).
+func obeyed() *script.AnswerExpect { return &script.AnswerExpect{User: true} }
+
+// noTestModeHint ends a CLI-5 failure: the rule binds a client in test
+// mode only.
+const noTestModeHint = "if this client has no test mode, run with --no-scripted-user to check it as a free user"
+
+// needTestMode skips a check of the test mode (CLI-5) when the client is
+// checked as a free user.
+func (e *env) needTestMode() {
+	GinkgoHelper()
+	if e.freeUser {
+		Skip("the client is checked as a free user (--no-scripted-user): only a client in test mode must answer as its scripted user says (CLI-5)")
+	}
+}
+
+// plainForm is deployForm without option _meta: the form of checks that
+// must not depend on whether the client tolerates metadata (CLI-3).
+func plainForm() script.Elicit {
+	return script.Elicit{Question: "Choose a deployment target", Choices: []script.Choice{
+		{Label: "Preview"},
+		{Label: "Production", Default: true},
+	}}
+}
+
+// twelveOptions is a form whose last token, choice_11, is past ten.
+func twelveOptions() script.Elicit {
+	form := script.Elicit{Question: "Pick one of twelve"}
+	for i := 0; i < 12; i++ {
+		form.Choices = append(form.Choices, script.Choice{Label: fmt.Sprintf("Option %d", i)})
+	}
+	return form
 }
 
 // deployForm is the seed's example as a form the mock agent sends.
@@ -140,13 +219,25 @@ func elicitStep(form script.Elicit, user probe.User, meta json.RawMessage, expec
 }
 
 // clientTurn is one prompt turn of the client under test, played by the
-// mock agent.
-type clientTurn struct{ a *agent.Agent }
+// mock agent over link.
+type clientTurn struct {
+	a    *agent.Agent
+	link *suite.Link
+}
 
 func (t clientTurn) exchanges() []agent.Exchange { return t.a.Exchanges() }
 
-// turn connects the client under test, plays steps in its prompt turn, and
-// asserts the client broke no rule while doing so.
+// only returns the one elicitation/create of the turn.
+func (t clientTurn) only() agent.Exchange {
+	GinkgoHelper()
+	ex := t.exchanges()
+	assert(len(ex) == 1, "the turn carried %d elicitation/create requests, want 1", len(ex))
+	return ex[0]
+}
+
+// turn connects the client under test and plays steps in its prompt
+// turn. It judges nothing the client answered: each check asserts its own
+// rule.
 func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 	GinkgoHelper()
 	link, err := e.subject.Connect(ctx)
@@ -162,8 +253,73 @@ func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 	wait, cancel := context.WithTimeout(ctx, e.response*time.Duration(1+len(steps)))
 	defer cancel()
 	must("the client's prompt turn", a.WaitTurns(wait, 1))
-	check(clientProblems(a.Violations(), len(a.Exchanges())))
-	return clientTurn{a}
+	return clientTurn{a, link}
+}
+
+// expectValid fails the check when the client broke CLI-2 in the turn: an
+// invalid answer, none or a second one to a request, or a message no ACP
+// peer may send. A -32601 from a client that advertised form is CLI-1's
+// failure, and an answer unlike its instruction CLI-5's.
+func (t clientTurn) expectValid() {
+	GinkgoHelper()
+	check(clientProblems(withoutRule(t.a.Violations(), "CLI-1"), len(t.exchanges())))
+}
+
+// expectObeyed fails the check when a valid answer of the turn is not the
+// one its scripted user asked for (CLI-5). An answer missing or invalid is
+// for the CLI-1 and CLI-2 checks to report; with nothing left to judge, the
+// check skips.
+func (t clientTurn) expectObeyed() {
+	GinkgoHelper()
+	var unmet, unjudged []string
+	for i, ex := range t.exchanges() {
+		switch {
+		case !ex.Answered:
+			unjudged = append(unjudged, fmt.Sprintf("elicitation/create #%d got no answer (CLI-2)", i+1))
+		case len(ex.Problems) > 0:
+			unjudged = append(unjudged, fmt.Sprintf("elicitation/create #%d got an invalid answer (%s)", i+1, ruleOf(ex.Problems[0])))
+		default:
+			for _, u := range ex.Unmet {
+				unmet = append(unmet, fmt.Sprintf("elicitation/create #%d: %s", i+1, u))
+			}
+		}
+	}
+	if err := none("the client answered validly, but not as its scripted user said", unmet); err != nil {
+		Fail(err.Error() + "\n" + noTestModeHint)
+	}
+	if len(unjudged) > 0 {
+		Skip("nothing left to compare with the scripted user's instructions: " + strings.Join(unjudged, "; ") + "; the checks of those rules report it")
+	}
+}
+
+// withoutRule drops the violations of the answer problems that begin with
+// rule: "elicitation/create #1: CLI-1: ...".
+func withoutRule(violations []string, rule string) []string {
+	var out []string
+	for _, v := range violations {
+		if n, _ := elicitationOf(v); n != "" && strings.HasPrefix(strings.TrimPrefix(v, "elicitation/create #"+n+": "), rule+": ") {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// ruleOf is the rule an answer problem begins with: CLI-2 of "CLI-2: ...".
+func ruleOf(problem string) string {
+	rule, _, _ := strings.Cut(problem, ":")
+	return rule
+}
+
+// answerOf writes an exchange's answer for a sentence.
+func answerOf(ex agent.Exchange) string {
+	switch {
+	case !ex.Answered:
+		return "no answer"
+	case ex.Answer.Error != nil:
+		return ex.Answer.Error.Error()
+	}
+	return show(ex.Answer.Result)
 }
 
 // needForm skips a check that only applies to a client that advertises
@@ -199,7 +355,7 @@ func (e *env) advertisesForm(ctx context.Context) bool {
 	wait, cancel := context.WithTimeout(ctx, e.response)
 	defer cancel()
 	must("a prompt turn of the client, to read the capabilities it initializes with,", a.WaitTurns(wait, 1))
-	e.form, e.known = advertisesFormIn(a.Capabilities()), true
+	e.form, e.known = agent.AdvertisesForm(a.Capabilities()), true
 	return e.form
 }
 

@@ -113,9 +113,17 @@ func (l *Link) CloseInput() error {
 	return nil
 }
 
-// Exited is closed when the subject's process has exited; wait on it with
-// a deadline of your own. It is nil, which never closes, when the subject
-// is no process.
+// Died says, once Close has returned, how the subject's process ended
+// when it ended its connection or exited before Close, such as "exited
+// with status 5" or "was killed by signal SIGSEGV"; "" when Close stopped
+// it or the subject is no process.
+func (l *Link) Died() string { return l.died }
+
+// Exited is closed when the subject's process has exited, by itself or
+// because Close stopped it. It is nil, and never closed, when the subject
+// is no process acpconform started (in-process, or a client that connects
+// by itself): a check that watches a process's exit skips such a subject.
+// It lets a check see how a process ends by itself before Close stops it.
 func (l *Link) Exited() <-chan struct{} {
 	if l.process == nil {
 		return nil
@@ -123,11 +131,30 @@ func (l *Link) Exited() <-chan struct{} {
 	return l.process.Exited()
 }
 
-// Died says, once Close has returned, how the subject's process ended
-// when it ended its connection or exited before Close, such as "exited
-// with status 5" or "was killed by signal SIGSEGV"; "" when Close stopped
-// it or the subject is no process.
-func (l *Link) Died() string { return l.died }
+// ExitDescription says how the subject's process exited, to read after
+// "it", as Died does: "exited with status 0", "exited with status 1", "was
+// killed by signal SIGSEGV (segmentation fault)"; "still running" before
+// Exited is closed; "" when the subject is no process.
+func (l *Link) ExitDescription() string {
+	if l.process == nil {
+		return ""
+	}
+	return wasEnded(l.process.ExitDescription())
+}
+
+// ExitedCleanly reports whether the subject's process has exited with
+// status 0.
+func (l *Link) ExitedCleanly() bool {
+	if l.process == nil {
+		return false
+	}
+	select {
+	case <-l.process.Exited():
+		return l.process.Err() == nil
+	default:
+		return false
+	}
+}
 
 // Stderr is the end of what the subject's process wrote to its stderr,
 // complete once Close has returned; "" when the subject is no process.

@@ -241,13 +241,30 @@ func TestClient(t *testing.T) {
 	r = acpconform(t, nil, "client", "--", bin, "reference-client", "--websocket", "{url}")
 	expectCode(t, r, 0)
 
+	// Each broken variant fails the checks of the rule it breaks, and no
+	// others: a valid answer unlike its instruction is CLI-5's alone.
 	for broken, rule := range map[string]string{
-		"unregistered": "CLI-1", "wrong-token": "CLI-2", "content-on-decline": "CLI-2", "meta-intolerant": "CLI-3",
+		"unregistered": "CLI-1", "wrong-token": "CLI-2", "content-on-decline": "CLI-2", "meta-intolerant": "CLI-3", "ignores-user": "CLI-5",
 	} {
 		r := acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", broken)
 		expectCode(t, r, 1)
-		if !r.failedRules()[rule] {
-			t.Errorf("--broken %s did not fail %s: %v", broken, rule, r.failedRules())
+		if failed := r.failedRules(); !failed[rule] || len(failed) != 1 {
+			t.Errorf("--broken %s failed %v, want %s alone", broken, failed, rule)
+		}
+	}
+	// The CLI-5 failures point at --no-scripted-user, which checks a client
+	// without test mode as a free user.
+	r = acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", "ignores-user")
+	for _, c := range r.report.Checks {
+		if c.Failed() && !strings.Contains(c.Failure, "run with --no-scripted-user to check it as a free user") {
+			t.Errorf("%s failed without the hint to run with --no-scripted-user:\n%s", c.ID, c.Failure)
+		}
+	}
+	r = acpconform(t, nil, "client", "--no-scripted-user", "--", bin, "reference-client", "--broken", "ignores-user")
+	expectCode(t, r, 0)
+	for _, c := range r.report.Checks {
+		if strings.HasPrefix(c.ID, "CLI-5/") && (c.State != reports.StateSkipped || !strings.Contains(c.SkipReason, "--no-scripted-user")) {
+			t.Errorf("with --no-scripted-user, %s is %s (%q), want skipped for it", c.ID, c.State, c.SkipReason)
 		}
 	}
 	// CLI-4 is a SHOULD: reported, never fatal; and a client that advertises

@@ -2,11 +2,15 @@
 // client under test. It answers initialize and session/new, and in each
 // prompt turn plays its steps: it sends elicitation/create requests (typed
 // choices compiled by the reference, or raw params), with the scripted-user
-// instruction of PROBE.md §2 when asked, and checks every answer against the
-// request's own schema (CONTRACT CLI-1..3).
+// instruction of PROBE.md §2 when asked, and checks every answer twice, apart:
+// against the request's own schema, as any client's (CONTRACT CLI-1..3:
+// Violations), and against what the step expects of it, such as the
+// scripted user's instruction a client in test mode follows (CLI-5: Unmet).
+// A client whose answers are valid but not the instructed ones has no
+// violation, only unmet expectations.
 //
 // What the client does wrong is recorded, never asserted from the agent's
-// goroutines: read it with Violations, or from Run's error.
+// goroutines: read it with Violations and Unmet, or from Run's error.
 package agent
 
 import (
@@ -42,7 +46,13 @@ type Exchange struct {
 	Params   json.RawMessage // as sent
 	Answer   peer.Message    // the response; zero until Answered
 	Answered bool
-	Problems []string // what was wrong with the answer
+	// Problems make the answer invalid for any client (Check): each starts
+	// with the rule it breaks, "CLI-1: " or "CLI-2: ".
+	Problems []string
+	// Unmet says how the answer differs from what the step expects of it:
+	// the scripted user's instruction (CLI-5), or the action, choice or
+	// error the step names. An invalid answer may also be unmet.
+	Unmet []string
 }
 
 // Agent is a mock ACP agent. Create it with New, queue the turn's steps
@@ -92,8 +102,26 @@ func (a *Agent) Received() []peer.Message { return a.peer.Received() }
 // the connection ended; see peer.Peer.Failure.
 func (a *Agent) Failure() string { return a.peer.Failure() }
 
-// Violations returns what the client did wrong.
+// Violations returns what the client did wrong as any ACP client: the
+// Problems of its answers, each as "elicitation/create #N: " and the
+// problem, and what it did wrong on the connection (a second answer, no
+// answer, a line that is not JSON, ...). Unmet expectations are not among
+// them.
 func (a *Agent) Violations() []string { return a.peer.Violations() }
+
+// Unmet returns how the client's answers differ from what the steps
+// expect of them, each as "elicitation/create #N: " and the difference.
+func (a *Agent) Unmet() []string {
+	a.st.Lock()
+	defer a.st.Unlock()
+	var out []string
+	for i, e := range a.exchanges {
+		for _, u := range e.Unmet {
+			out = append(out, fmt.Sprintf("elicitation/create #%d: %s", i+1, u))
+		}
+	}
+	return out
+}
 
 // Capabilities returns the clientCapabilities of initialize, as sent; nil
 // before initialize or when the client sent none.
@@ -273,7 +301,7 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 	a.st.Lock()
 	a.exchanges = append(a.exchanges, ex)
 	k := len(a.exchanges)
-	formAdvertised := advertisesForm(a.caps)
+	formAdvertised := AdvertisesForm(a.caps)
 	a.st.Unlock()
 
 	wait, cancel := peer.WithBound(ctx, a.timeout())
@@ -291,14 +319,15 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 		return
 	}
 	problems := Check(params, answer, formAdvertised)
+	var unmet []string
 	if e.Expect != nil {
-		problems = append(problems, expectAnswer(e.Expect, e.User, params, answer)...)
+		unmet = expectAnswer(e.Expect, e.User, params, answer)
 	}
 	for _, pr := range problems {
 		p.Violate("elicitation/create #%d: %s", k, pr)
 	}
 	a.st.Lock()
-	ex.Answer, ex.Answered, ex.Problems = answer, true, problems
+	ex.Answer, ex.Answered, ex.Problems, ex.Unmet = answer, true, problems, unmet
 	a.st.Changed()
 	a.st.Unlock()
 }

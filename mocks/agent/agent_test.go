@@ -93,6 +93,12 @@ var _ = Describe("The mock agent checks every answer (CLI-1, CLI-2)", func() {
 			script.Fail(-32601, "Method not found", nil)),
 		Entry("-32601 from a client that advertised url only: fine", within, json.RawMessage(`{"elicitation":{"url":{}}}`),
 			script.Fail(-32601, "Method not found", nil)),
+		Entry("-32601 from a client that advertised form: false: fine", within, json.RawMessage(`{"elicitation":{"form":false}}`),
+			script.Fail(-32601, "Method not found", nil)),
+		Entry(`-32601 from a client that advertised form: "yes": fine`, within, json.RawMessage(`{"elicitation":{"form":"yes"}}`),
+			script.Fail(-32601, "Method not found", nil)),
+		Entry("-32601 from a client that advertised form: []: fine", within, json.RawMessage(`{"elicitation":{"form":[]}}`),
+			script.Fail(-32601, "Method not found", nil)),
 		Entry("-32602 from a client that advertised form: not wrong in itself", within, client.FormElicitation,
 			script.Fail(-32602, "Invalid params", nil)),
 		Entry("-32603 from a client that advertised form: not wrong in itself", within, client.FormElicitation,
@@ -190,10 +196,12 @@ var _ = Describe("The mock agent checks every answer (CLI-1, CLI-2)", func() {
 	})
 })
 
-var _ = Describe("The mock agent checks an answer against what the step expects", func() {
-	// problems lists what the agent must record, without the "elicitation/create #1: " prefix; none for a good answer.
-	DescribeTable("expecting the scripted user's instruction to be followed",
-		func(ctx SpecContext, user probe.User, answer script.Answer, problems ...string) {
+var _ = Describe("The mock agent checks an answer against what the step expects, apart from its validity", func() {
+	// unmet lists what the agent must record as unmet, without the
+	// "elicitation/create #1: " prefix; none for the answer it expects.
+	// The answers are valid: none is a violation.
+	DescribeTable("expecting the scripted user's instruction to be followed (CLI-5)",
+		func(ctx SpecContext, user probe.User, answer script.Answer, unmet ...string) {
 			e := deploy()
 			e.User = &user
 			e.Expect = &script.AnswerExpect{User: true}
@@ -203,7 +211,9 @@ var _ = Describe("The mock agent checks an answer against what the step expects"
 			c.Append(script.Elicitation{Answer: answer})
 			start(ctx, a, c)
 			Expect(turn(ctx, c)).To(Equal("end_turn"))
-			Expect(a.Violations()).To(ConsistOf(prefixed(problems)))
+			Expect(a.Unmet()).To(ConsistOf(prefixed(unmet)))
+			Expect(a.Exchanges()[0].Unmet).To(ConsistOf(unmet))
+			Expect(a.Violations()).To(BeEmpty(), "a valid answer that does not follow the instruction breaks no rule of every client")
 		},
 		Entry("accept pick 1, answered with pick 1", within, probe.User{Action: "accept", Pick: 1}, script.Accept(1)),
 		Entry("accept pick 1, answered with pick 0", within, probe.User{Action: "accept", Pick: 1}, script.Accept(0),
@@ -223,10 +233,46 @@ var _ = Describe("The mock agent checks an answer against what the step expects"
 		Entry("cancel, answered with a cancel", within, probe.User{Action: "cancel"}, script.Cancel()),
 		Entry("cancel, answered with a decline", within, probe.User{Action: "cancel"}, script.Decline(),
 			`the action is "decline", want "cancel"`),
+		// PROBE.md §2: an instruction that cannot be followed is refused with -32602.
+		Entry("accept pick 2 of two options, refused with -32602", within, probe.User{Action: "accept", Pick: 2}, script.Fail(-32602, "Invalid params", nil)),
+		Entry("accept pick 2 of two options, answered with an accept", within, probe.User{Action: "accept", Pick: 2}, script.Accept(1),
+			`the scripted-user pick 2 names no offered option, so the answer must be JSON-RPC error -32602; it is {"action":"accept","content":{"choice":"choice_1"}}`),
+		Entry("accept pick -1, answered with -32603", within, probe.User{Action: "accept", Pick: -1}, script.Fail(-32603, "Internal error", nil),
+			`the scripted-user pick -1 names no offered option, so the answer must be JSON-RPC error -32602; it is JSON-RPC error -32603: Internal error`),
+		Entry(`accept pick "first", refused with -32602`, within, probe.User{Action: "accept", Pick: "first"}, script.Fail(-32602, "Invalid params", nil)),
+		Entry("an unknown action, refused with -32602", within, probe.User{Action: "maybe"}, script.Fail(-32602, "Invalid params", nil)),
+		Entry("an unknown action, answered with a cancel", within, probe.User{Action: "maybe"}, script.Cancel(),
+			`the scripted-user action "maybe" is unknown, so the answer must be JSON-RPC error -32602; it is {"action":"cancel"}`),
 	)
 
+	It("refuses pick default of a form without a default with -32602", within, func(ctx SpecContext) {
+		e := &script.Elicit{Question: "Pick", Choices: []script.Choice{{Label: "A"}, {Label: "B"}},
+			User: &probe.User{Action: "accept", Pick: probe.PickDefault}, Expect: &script.AnswerExpect{User: true}}
+		a := agent.New(agent.Config{})
+		a.Append(elicit(e))
+		c := client.New(client.Config{Capabilities: client.FormElicitation})
+		c.Append(script.Elicitation{Answer: script.Accept(0)})
+		start(ctx, a, c)
+		Expect(turn(ctx, c)).To(Equal("end_turn"))
+		Expect(a.Unmet()).To(ConsistOf(`elicitation/create #1: the scripted-user pick "default" names no offered option, so the answer must be JSON-RPC error -32602; it is {"action":"accept","content":{"choice":"choice_0"}}`))
+	})
+
+	It("keeps an invalid answer's problems and how it differs from the instruction apart", within, func(ctx SpecContext) {
+		e := deploy()
+		e.User = &probe.User{Action: "accept", Pick: 1}
+		e.Expect = &script.AnswerExpect{User: true}
+		a := agent.New(agent.Config{})
+		a.Append(elicit(e))
+		c := client.New(client.Config{Capabilities: client.FormElicitation})
+		c.Append(script.Elicitation{Answer: script.AcceptChoice("choice_1_x")})
+		start(ctx, a, c)
+		Expect(turn(ctx, c)).To(Equal("end_turn"))
+		Expect(a.Violations()).To(ConsistOf(`elicitation/create #1: CLI-2: the accepted choice "choice_1_x" is none of the offered consts ["choice_0" "choice_1"]`))
+		Expect(a.Unmet()).To(ConsistOf(`elicitation/create #1: the choice is "choice_1_x", want "choice_1"`))
+	})
+
 	DescribeTable("expecting an action, a choice or an error",
-		func(ctx SpecContext, caps json.RawMessage, expect script.AnswerExpect, answer script.Answer, problems ...string) {
+		func(ctx SpecContext, caps json.RawMessage, expect script.AnswerExpect, answer script.Answer, unmet ...string) {
 			e := deploy()
 			e.Expect = &expect
 			a := agent.New(agent.Config{})
@@ -235,7 +281,8 @@ var _ = Describe("The mock agent checks an answer against what the step expects"
 			c.Append(script.Elicitation{Answer: answer})
 			start(ctx, a, c)
 			Expect(turn(ctx, c)).To(Equal("end_turn"))
-			Expect(a.Violations()).To(ConsistOf(prefixed(problems)))
+			Expect(a.Unmet()).To(ConsistOf(prefixed(unmet)))
+			Expect(a.Violations()).To(BeEmpty())
 		},
 		Entry("error -32602 (CLI-4), met", within, client.NoElicitation, script.AnswerExpect{Error: -32602},
 			script.Fail(-32602, "Invalid params", nil)),

@@ -56,23 +56,37 @@ func Check(params json.RawMessage, answer peer.Message, formAdvertised bool) []s
 	return nil
 }
 
-// expectAnswer compares an answer with what the step expects.
+// expectAnswer says how an answer differs from what the step expects of
+// it. A step that expects the scripted user's instruction to be followed
+// wants its action and, for accept, the const of the picked option; an
+// instruction that cannot be followed (an unknown action, a pick that names
+// no option) is to be refused with -32602 (PROBE.md §2).
 func expectAnswer(e *script.AnswerExpect, user *probe.User, params json.RawMessage, answer peer.Message) []string {
-	var problems []string
 	want := *e
+	refusal := "" // why the instruction must be refused
 	if e.User && user != nil {
 		want.Action = user.Action
-		if user.Action == "accept" {
+		switch user.Action {
+		case "accept":
 			if want.Choice = pickedToken(params, user.Pick); want.Choice == "" {
-				problems = append(problems, fmt.Sprintf("the scripted-user pick %v names no offered option, so the answer cannot follow it", user.Pick))
+				refusal = fmt.Sprintf("the scripted-user pick %s names no offered option", showChoice(user.Pick))
 			}
+		case "decline", "cancel":
+		default:
+			refusal = fmt.Sprintf("the scripted-user action %q is unknown", user.Action)
+		}
+		if refusal != "" {
+			want.Error = -32602
 		}
 	}
 	if want.Error != 0 {
 		if answer.Error == nil || answer.Error.Code != want.Error {
-			problems = append(problems, fmt.Sprintf("the answer is %s, want JSON-RPC error %d", describe(answer), want.Error))
+			if refusal != "" {
+				return []string{fmt.Sprintf("%s, so the answer must be JSON-RPC error -32602; it is %s", refusal, describe(answer))}
+			}
+			return []string{fmt.Sprintf("the answer is %s, want JSON-RPC error %d", describe(answer), want.Error)}
 		}
-		return problems
+		return nil
 	}
 	var result struct {
 		Action  string `json:"action"`
@@ -81,8 +95,9 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, params json.RawMessa
 		} `json:"content"`
 	}
 	if answer.Error != nil || json.Unmarshal(answer.Result, &result) != nil {
-		return append(problems, fmt.Sprintf("the answer is %s, want action %q", describe(answer), want.Action))
+		return []string{fmt.Sprintf("the answer is %s, want action %q", describe(answer), want.Action)}
 	}
+	var problems []string
 	if want.Action != "" && result.Action != want.Action {
 		problems = append(problems, fmt.Sprintf("the action is %q, want %q", result.Action, want.Action))
 	}
@@ -119,14 +134,21 @@ func toIndex(v any) (int, bool) {
 	return 0, false
 }
 
-// advertisesForm reports whether clientCapabilities advertise elicitation.form.
-func advertisesForm(caps json.RawMessage) bool {
+// AdvertisesForm reports whether clientCapabilities, as a client sent them
+// in initialize, advertise form elicitation: only an elicitation.form that
+// is a JSON object does ({"form": false}, "yes" and [] advertise nothing;
+// CONTRACT CAP-1/2).
+func AdvertisesForm(caps json.RawMessage) bool {
 	var c struct {
 		Elicitation *struct {
 			Form json.RawMessage `json:"form"`
 		} `json:"elicitation"`
 	}
-	return json.Unmarshal(caps, &c) == nil && c.Elicitation != nil && c.Elicitation.Form != nil && string(c.Elicitation.Form) != "null"
+	if json.Unmarshal(caps, &c) != nil || c.Elicitation == nil {
+		return false
+	}
+	var form map[string]json.RawMessage
+	return json.Unmarshal(c.Elicitation.Form, &form) == nil && form != nil
 }
 
 // showChoice writes an answer's content.choice: a string quoted, absent

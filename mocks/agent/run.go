@@ -66,7 +66,7 @@ func Run(ctx context.Context, s *script.Script, conn wire.Conn) error {
 		cancel()
 	}
 	a.Close() // the turn's goroutines record their last violations before they end
-	for _, v := range a.Violations() {
+	for _, v := range append(a.Violations(), a.Unmet()...) {
 		errs = append(errs, errors.New(v))
 	}
 	return errors.Join(errs...)

@@ -1,15 +1,18 @@
 // Package probeclient is the reference's adapter for the client probe
 // contract (PROBE.md §2): an ACP client, on the acp-go-sdk, that advertises
 // form elicitation, opens a session, sends one prompt, and answers every
-// elicitation/create as its scripted-user instruction says. It is the
-// passing subject of the client checks (CONTRACT CLI-1..4); its broken
-// variants are the subjects that must fail them.
+// elicitation/create as its scripted-user instruction says, refusing one it
+// cannot follow with -32602; it exits when the turn ends. It is the passing
+// subject of the client checks (CONTRACT CLI-1..5); its broken variants
+// are the subjects that must fail them.
 package probeclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	acp "github.com/coder/acp-go-sdk"
 
@@ -23,10 +26,11 @@ const (
 	ContentOnDecline    = "content-on-decline"   // a decline that carries content (CLI-2)
 	MetaIntolerant      = "meta-intolerant"      // fails on option _meta or unknown _meta keys (CLI-3)
 	AcceptsUnadvertised = "accepts-unadvertised" // advertises no form, yet answers a form (CLI-4)
+	IgnoresUser         = "ignores-user"         // answers validly, always accepting the first option (CLI-5)
 )
 
 // Brokens lists the broken variants.
-var Brokens = []string{Unregistered, WrongToken, ContentOnDecline, MetaIntolerant, AcceptsUnadvertised}
+var Brokens = []string{Unregistered, WrongToken, ContentOnDecline, MetaIntolerant, AcceptsUnadvertised, IgnoresUser}
 
 // client answers the agent's requests. It embeds nothing: every method of
 // acp.Client is here, answering what a test client has no use for with an
@@ -53,9 +57,14 @@ func (c elicitingClient) UnstableCreateElicitation(_ context.Context, p acp.Unst
 	if c.broken == MetaIntolerant && hasMeta(p.Form) {
 		return acp.UnstableCreateElicitationResponse{}, acp.NewInternalError(map[string]any{"error": "unexpected _meta"})
 	}
-	user, ok := instruction(p.Form.Meta)
-	if !ok {
+	user, ok, err := instruction(p.Form.Meta)
+	switch {
+	case err != nil:
+		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
+	case !ok:
 		return cancel(), nil // no scripted user: as a person closing the dialog
+	case c.broken == IgnoresUser:
+		user = probe.User{Action: "accept", Pick: 0.0}
 	}
 	switch user.Action {
 	case "accept":
@@ -69,12 +78,7 @@ func (c elicitingClient) UnstableCreateElicitation(_ context.Context, p acp.Unst
 		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{
 			Action: "accept", Content: map[string]any{"choice": token},
 		}}, nil
-	case "decline":
-		if c.broken == ContentOnDecline {
-			return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{
-				Action: "decline", Content: map[string]any{"choice": "choice_0"},
-			}}, nil
-		}
+	case "decline": // ContentOnDecline adds content as it is written: see declineWithContent
 		return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
 	case "cancel":
 		return cancel(), nil
@@ -86,18 +90,61 @@ func cancel() acp.UnstableCreateElicitationResponse {
 	return acp.UnstableCreateElicitationResponse{Cancel: &acp.UnstableCreateElicitationCancel{Action: "cancel"}}
 }
 
-// instruction reads the scripted-user instruction from the request _meta.
-func instruction(meta map[string]any) (probe.User, bool) {
+// declineWithContent passes on what the SDK writes, one line a message,
+// giving every decline content (ContentOnDecline): the SDK's typed answer
+// has no way to say it, and writes any accept variant as "accept".
+type declineWithContent struct {
+	w    io.Writer
+	line []byte // what came of a line not yet finished
+}
+
+func (d *declineWithContent) Write(p []byte) (int, error) {
+	d.line = append(d.line, p...)
+	for {
+		i := bytes.IndexByte(d.line, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		out := withDeclineContent(d.line[:i])
+		d.line = append([]byte(nil), d.line[i+1:]...)
+		if _, err := d.w.Write(append(out, '\n')); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// withDeclineContent adds content to a message whose result is a decline.
+func withDeclineContent(line []byte) []byte {
+	var msg map[string]json.RawMessage
+	var result map[string]json.RawMessage
+	if json.Unmarshal(line, &msg) != nil || json.Unmarshal(msg["result"], &result) != nil || string(result["action"]) != `"decline"` {
+		return line
+	}
+	result["content"] = json.RawMessage(`{"choice":"choice_0"}`)
+	msg["result"], _ = json.Marshal(result)
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return line
+	}
+	return out
+}
+
+// instruction reads the scripted-user instruction from the request _meta:
+// ok when there is one, an error when it is no instruction object (which
+// the client refuses, as an action it does not know).
+func instruction(meta map[string]any) (u probe.User, ok bool, err error) {
 	raw, ok := meta[probe.UserMetaKey]
 	if !ok {
-		return probe.User{}, false
+		return probe.User{}, false, nil
 	}
 	b, err := json.Marshal(raw)
-	if err != nil {
-		return probe.User{}, false
+	if err == nil {
+		err = json.Unmarshal(b, &u)
 	}
-	var u probe.User
-	return u, json.Unmarshal(b, &u) == nil
+	if err != nil {
+		return probe.User{}, true, fmt.Errorf("%s is no scripted-user instruction: %v", probe.UserMetaKey, err)
+	}
+	return u, true, nil
 }
 
 // pick finds the const a pick names: an index into oneOf, or the default.

@@ -42,6 +42,9 @@ func Play(ctx context.Context, w io.Writer, r io.Reader, o Options, log *slog.Lo
 	if o.Broken == Unregistered {
 		impl = c // no UnstableCreateElicitation: the SDK answers -32601
 	}
+	if o.Broken == ContentOnDecline {
+		w = &declineWithContent{w: w}
+	}
 	conn := gate.NewClientSideConnection(impl, w, r, log)
 	if _, err := conn.Initialize(ctx, acp.InitializeRequest{
 		ProtocolVersion:    acp.ProtocolVersionNumber,
@@ -65,9 +68,9 @@ const usage = `usage: acpconform reference-client [flags]
 Plays the reference client of PROBE.md §2 on stdin/stdout, or against a
 WebSocket agent: advertises form elicitation, opens a session, sends one
 prompt and answers every elicitation/create as its scripted-user instruction
-("_meta": {"acpconform/user": {"action": ..., "pick": ...}}) says; without
-one it cancels, as a person closing the dialog. It exits 0 when the prompt
-turn ends, 1 on an error.
+("_meta": {"acpconform/user": {"action": ..., "pick": ...}}) says, refusing
+one it cannot follow with -32602; without one it cancels, as a person
+closing the dialog. It exits 0 when the prompt turn ends, 1 on an error.
 
 --broken picks a variant that breaks one client rule on purpose: ` + "%s" + `.
 
