@@ -20,7 +20,7 @@ func (e *env) relayChecks() {
 		e.it("passes-capability", "passes the client's elicitation capability on to the agent", rules("RTE-5"), func(ctx SpecContext) {
 			mc, a := e.throughRelay(ctx, formClient)
 			must("initialize through the relay", mc.Initialize(e.wait(ctx)))
-			assert(advertisesFormIn(a.Capabilities()),
+			assert(agent.AdvertisesForm(a.Capabilities()),
 				"relay defect: the agent sees the clientCapabilities %s, without the client's elicitation.form: the relay rebuilt "+
 					"the client's capabilities without it, so every ask_choice behind it takes the unsupported path", show(a.Capabilities()))
 		})
@@ -86,12 +86,3 @@ func (e *env) throughRelay(ctx context.Context, cfg client.Config, steps ...scri
 	return mc, a
 }
 
-// advertisesFormIn reads elicitation.form in clientCapabilities.
-func advertisesFormIn(caps json.RawMessage) bool {
-	var c struct {
-		Elicitation *struct {
-			Form json.RawMessage `json:"form"`
-		} `json:"elicitation"`
-	}
-	return json.Unmarshal(caps, &c) == nil && c.Elicitation != nil && c.Elicitation.Form != nil && string(c.Elicitation.Form) != "null"
-}

@@ -31,8 +31,9 @@ Plays the reference client of docs/probe.md §2 on stdin/stdout, or against a
 WebSocket agent: advertises form elicitation, opens a session, sends one
 prompt and answers every elicitation/create as its scripted-user instruction
 ("_meta": {"acpconform/user": {"action": ..., "pick": ...}}) says; without
-one it cancels, as a person closing the dialog. It exits 0 when the prompt
-turn ends, 1 on an error. It is the passing subject of acpconform client;
+one it cancels, as a person closing the dialog; an instruction it cannot
+follow (a pick that names no option, an unknown action) it refuses with
+-32602. It exits 0 when the prompt turn ends, 1 on an error. It is the passing subject of acpconform client;
 --broken picks a variant that breaks one client rule on purpose.`,
 		func(cmd *cobra.Command, _ []string) (int, error) {
 			if o.Broken != "" && !slices.Contains(probeclient.Brokens, o.Broken) {
