@@ -76,7 +76,7 @@ func TestMutantsAreKilled(t *testing.T) {
 				}
 				var names []string
 				for _, c := range failed {
-					names = append(names, c.Name)
+					names = append(names, c.Key()) // the ID: short, and what people type
 					// The client checks are reported apart: a client mutant
 					// fails only the checks of the rule it breaks.
 					if m.Role() == suite.ClientRole && !slices.Contains(c.Rules, m.Rule) {

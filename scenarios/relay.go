@@ -85,4 +85,3 @@ func (e *env) throughRelay(ctx context.Context, cfg client.Config, steps ...scri
 	})
 	return mc, a
 }
-
