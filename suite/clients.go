@@ -19,6 +19,9 @@ func (r referenceClient) Name() string {
 	if r.o.Broken != "" {
 		return "reference client, broken: " + r.o.Broken + " (in-process)"
 	}
+	if r.o.NoForm {
+		return "reference client without form elicitation (in-process)"
+	}
 	return "reference client (in-process)"
 }
 func (referenceClient) Role() Role      { return ClientRole }

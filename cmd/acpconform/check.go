@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -204,8 +206,11 @@ func (t timedOut) Error() string {
 // subject, and the run's report as it takes shape.
 type checking struct {
 	cmd      string
-	again    []string // the command line that runs one check again, with {check} for its ID
-	command  string   // the subject's, shell-quoted
+	name     string          // the run's subject, in its reports
+	subjects []suite.Subject // each checked by its role's catalogue
+	scope    string          // see subjects.scope
+	again    []string        // the command line that runs one check again, with {check} for its ID
+	command  string          // the subject's, shell-quoted
 	cfg      suite.Config
 	o        scenarios.Options
 	f        *checkFlags
@@ -215,16 +220,35 @@ type checking struct {
 	ctx      context.Context // the run's: signals and --timeout end it
 }
 
-// checkSubject is the common path of run, agent, client and relay:
-// configure the run, start the subject once (could not run when it cannot),
-// run the catalogue, and report. preflight is false for the built-in
-// reference, which cannot fail to start.
+// checkSubject is the common path of agent, client and relay: configure
+// the run, start the subject once (could not run when it cannot), run the
+// catalogue, and report.
 func (a *app) checkSubject(cmd *cobra.Command, subject suite.Subject, argv []string, filter string, o scenarios.Options, f *checkFlags, preflight bool) (int, error) {
-	cfg, err := f.config(subject, filter)
+	return a.checkSubjects(cmd, subjects{name: subject.Name(), list: []suite.Subject{subject}}, argv, filter, o, f, preflight)
+}
+
+// subjects are what one run checks, each by its role's catalogue.
+type subjects struct {
+	name string // the run's subject, in its reports
+	list []suite.Subject
+	// scope is a label filter that keeps each subject to the checks it is
+	// there for; the checks it leaves out are no part of the run, not even
+	// as deselected.
+	scope string
+}
+
+// checkSubjects runs the catalogue of each subject in one run: acpconform
+// run checks every role at once. preflight is false for the built-in
+// reference peers, which cannot fail to start.
+func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filter string, o scenarios.Options, f *checkFlags, preflight bool) (int, error) {
+	if s.scope != "" {
+		filter = strings.Trim(s.scope+" && "+filter, " &")
+	}
+	cfg, err := f.config(s.list[0], filter)
 	if err != nil {
 		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
 	}
-	c := &checking{cmd: cmd.Name(), again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, stderr: a.stderr}
+	c := &checking{cmd: cmd.Name(), name: s.name, subjects: s.list, scope: s.scope, again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, stderr: a.stderr}
 	if len(argv) > 0 {
 		c.command = shellQuote(argv)
 	}
@@ -246,16 +270,19 @@ func (a *app) checkSubject(cmd *cobra.Command, subject suite.Subject, argv []str
 		outputErr = err
 	}
 	started := time.Now()
-	run := reports.Run{Subject: subject.Name()}
+	run := reports.Run{Subject: s.name}
 	if preflight {
-		fmt.Fprintf(stderr, "acpconform: starting %s\n", subject.Name())
-		if err := suite.Preflight(ctx, subject, f.startup); err != nil && ctx.Err() == nil {
-			run.Verdict, run.Reason = reports.CouldNotRun, firstLine(err.Error())
-			var se *suite.StartError
-			if errors.As(err, &se) {
-				run.Reason = se.What
+		for _, subject := range s.list {
+			fmt.Fprintf(stderr, "acpconform: starting %s\n", subject.Name())
+			if err := suite.Preflight(ctx, subject, f.startup); err != nil && ctx.Err() == nil {
+				run.Verdict, run.Reason = reports.CouldNotRun, firstLine(err.Error())
+				var se *suite.StartError
+				if errors.As(err, &se) {
+					run.Reason = se.What
+				}
+				run.Checks = []reports.Check{reports.StartUp(subject.Name(), string(subject.Role()), err.Error())}
+				break
 			}
-			run.Checks = []reports.Check{reports.StartUp(subject.Name(), string(subject.Role()), err.Error())}
 		}
 	}
 	if run.Verdict == "" && ctx.Err() == nil {
@@ -297,21 +324,50 @@ func (c *checking) catalogue() reports.Run {
 	if !cfg.Verbose { // -v has Ginkgo say more
 		cfg.Progress = c.stderr
 	}
-	cfg.OnStart = func() { fmt.Fprintf(c.stderr, "acpconform: checking %s\n", cfg.Subject.Name()) }
+	cfg.OnStart = func() { fmt.Fprintf(c.stderr, "acpconform: checking %s\n", c.name) }
 	if cfg.Verbose {
 		cfg.Output = c.stderr // Ginkgo's spec by spec; stdout keeps the summary
 		cfg.NoColor = !colour(os.Stderr)
 	}
 	o := c.o
-	o.Subject, o.Response, o.Scenario, o.Promptly = cfg.Subject, cfg.Response, cfg.Scenario, c.f.promptly
-	report := suite.Run(cfg, func() { scenarios.Catalogue(o) })
+	o.Response, o.Scenario, o.Promptly = cfg.Response, cfg.Scenario, c.f.promptly
+	report := suite.Run(cfg, func() { catalogues(c.subjects, o) })
+	if c.scope != "" {
+		inScope, _ := types.ParseLabelFilter(c.scope) // config checked it
+		report.SpecReports = slices.DeleteFunc(report.SpecReports, func(s types.SpecReport) bool {
+			return s.LeafNodeType == types.NodeTypeIt && !inScope(s.Labels())
+		})
+	}
 	selected, _ := cfg.Selected() // config checked the filter
-	run := reports.FromGinkgo(report, cfg.Subject.Name(), selected, c.ctx.Err() != nil)
+	run := reports.FromGinkgo(report, c.name, selected, c.ctx.Err() != nil)
 	if suiteBroke(report) && c.ctx.Err() == nil {
 		run.Problems = append(run.Problems, "the run itself did not complete: "+strings.Join(report.SpecialSuiteFailureReasons, "; "))
 	}
 	return run
 }
+
+// catalogues declares the catalogue of each subject, with o's settings.
+// Subjects of one role share their checks' IDs: a container named after
+// each tells their checks apart, labelled subject:N for the Nth subject
+// (from 0) so that a filter can select among them.
+func catalogues(subjects []suite.Subject, o scenarios.Options) {
+	roles := map[suite.Role]int{}
+	for _, s := range subjects {
+		roles[s.Role()]++
+	}
+	for i, s := range subjects {
+		o.Subject = s
+		if roles[s.Role()] == 1 {
+			scenarios.Catalogue(o)
+			continue
+		}
+		ginkgo.Describe(s.Name(), ginkgo.Label(subjectLabel(i)), func() { scenarios.Catalogue(o) })
+	}
+}
+
+// subjectLabel labels the checks of a run's Nth subject, when its role
+// has several.
+func subjectLabel(n int) string { return fmt.Sprintf("subject:%d", n) }
 
 // suiteBroke reports a failure outside the checks: a suite node that
 // failed, or a special failure reason of the runner's own.
@@ -374,15 +430,22 @@ func (c *checking) finish(run reports.Run, outputErr error) int {
 // selectionHint says why a selection may have matched nothing: an ID of
 // another role, or an area that does not exist.
 func (c *checking) selectionHint() string {
-	role := c.cfg.Subject.Role()
+	roles := map[suite.Role]bool{}
+	var checked []string
+	for _, s := range c.subjects {
+		if !roles[s.Role()] {
+			checked = append(checked, string(s.Role()))
+		}
+		roles[s.Role()] = true
+	}
 	var others []string
 	for _, id := range c.f.ids {
-		if r, ok := suite.Lookup(strings.TrimSpace(id)); ok && r.Role != role {
+		if r, ok := suite.Lookup(strings.TrimSpace(id)); ok && !roles[r.Role] {
 			others = append(others, fmt.Sprintf("%s is a rule of the %s role", r.ID, r.Role))
 		}
 	}
 	if len(others) > 0 {
-		return fmt.Sprintf("; %s, and this run checks the %s role", strings.Join(others, ", "), role)
+		return fmt.Sprintf("; %s, and this run checks the %s role", strings.Join(others, ", "), strings.Join(checked, " and "))
 	}
 	if c.f.labelFilter != "" {
 		return fmt.Sprintf("; the areas are %s (acpconform list shows every rule)", strings.Join(suite.Areas(), ", "))

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/acpconform/acpconform/reference/probeclient"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
@@ -23,13 +22,18 @@ type listed struct {
 }
 
 // catalogue walks the whole catalogue, every role, without running a check.
+// A check declared for several subjects of a role is listed once.
 func catalogue() []listed {
 	report := suite.Run(suite.Config{Subject: suite.Reference(), DryRun: true}, func() {
-		scenarios.Catalogue(scenarios.Options{Subject: suite.Reference()})
-		scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceClient(probeclient.Options{})})
+		catalogues(referenceRun().list, scenarios.Options{})
 	})
 	byRule := map[string][]string{}
+	seen := map[string]bool{}
 	for _, c := range reports.FromGinkgo(report, "", nil, false).Checks {
+		if seen[c.Key()] {
+			continue
+		}
+		seen[c.Key()] = true
 		for _, id := range c.Rules {
 			byRule[id] = append(byRule[id], c.Name)
 		}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpconform/acpconform/suite"
+)
+
+// TestRunChecksEveryRule: acpconform run, the README's first command,
+// checks every role against the built-in reference peers, so its JUnit
+// report names every MUST and SHOULD rule of the contract, each with a
+// check that ran and passed: a rule whose checks were all skipped is not
+// checked.
+func TestRunChecksEveryRule(t *testing.T) {
+	bin, _ := binaries(t)
+	dir := t.TempDir()
+	report := filepath.Join(dir, "junit.xml")
+	cmd := exec.Command(bin, "run", "--junit", report, "--json", "", "--summary", "")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("acpconform run: %v\n%s", err, out)
+	}
+	// The client without form elicitation is there for CLI-4 alone: its
+	// other checks are no part of the run, not even as deselected.
+	if !strings.Contains(string(out), " 0 deselected") {
+		t.Errorf("acpconform run deselected checks of its own:\n%s", out)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cases []struct {
+			Name       string `xml:"name,attr"`
+			Status     string `xml:"status,attr"`
+			Properties []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"properties>property"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Cases) == 0 {
+		t.Fatalf("acpconform run's JUnit report holds no test case:\n%s", data)
+	}
+	passed := map[string]bool{}
+	named := map[string]bool{}
+	for _, tc := range doc.Cases {
+		for _, p := range tc.Properties {
+			if p.Name != "contract" {
+				continue
+			}
+			for _, id := range strings.Split(p.Value, ", ") {
+				named[id] = true
+				if tc.Status == "passed" {
+					passed[id] = true
+				}
+			}
+		}
+	}
+	for _, r := range suite.Rules() {
+		switch {
+		case !named[r.ID]:
+			t.Errorf("acpconform run's JUnit report does not name %s (%s, %s role)", r.ID, r.Level, r.Role)
+		case !passed[r.ID]:
+			t.Errorf("acpconform run named %s (%s, %s role), but none of its checks passed", r.ID, r.Level, r.Role)
+		}
+	}
+}
