@@ -16,7 +16,7 @@ import (
 // harness plays both ends of the relay with the same request ids on both
 // sides, so that a relay which renumbers must map them back.
 func (e *env) relChecks() {
-	Describe("REL: what a relay carries", func() {
+	Describe("REL: a relay under test", func() {
 		e.it("ids-mapped-back", "answers each request with the id its requester used, though both sides use the same ids", rules("REL-1", "REL-3"), func(ctx SpecContext) {
 			p := e.openRelay(ctx)
 			prompt := p.prompt(ctx, idPrompt, p.session, "go")

@@ -21,15 +21,17 @@ const RelayHarnessMaxFrame = 4 << 20
 // in-memory pipe and serves the agent on a loopback WebSocket.
 func ReferenceMirror() Subject { return TamperedMirror("reference mirror (in-process)", nil) }
 
-// TamperedMirror is ReferenceMirror made wrong on purpose by t, named
-// name; a nil t is the reference's (package mutants).
-func TamperedMirror(name string, t *mockrelay.Tamper) Subject {
-	return inProcessMirror{name: name, tamper: t}
+// TamperedMirror is ReferenceMirror made wrong on purpose, named name:
+// each connection is tampered with by what tamper returns, fresh, so that
+// no state crosses from one check to the next. A nil tamper is the
+// reference's (package mutants).
+func TamperedMirror(name string, tamper func() *mockrelay.Tamper) Subject {
+	return inProcessMirror{name: name, tamper: tamper}
 }
 
 type inProcessMirror struct {
 	name   string
-	tamper *mockrelay.Tamper
+	tamper func() *mockrelay.Tamper
 }
 
 func (m inProcessMirror) Name() string  { return m.name }
@@ -61,7 +63,7 @@ func (m inProcessMirror) Connect(context.Context) (*Link, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	mirrored := make(chan error, 1)
 	go func() {
-		mirrored <- mockrelay.Mirror(ctx, srv.URL, theirs, mockrelay.MirrorOptions{UnstableProtocol: true, Tamper: m.tamper})
+		mirrored <- mockrelay.Mirror(ctx, srv.URL, theirs, mockrelay.MirrorOptions{UnstableProtocol: true, Tamper: fresh(m.tamper)})
 	}()
 	return &Link{
 		Conn:        mine,
@@ -94,15 +96,23 @@ func ReferenceCommandRelay() Subject {
 	return TamperedCommandRelay("reference command relay (in-process)", nil)
 }
 
-// TamperedCommandRelay is ReferenceCommandRelay made wrong on purpose by t,
-// named name; a nil t is the reference's (package mutants).
-func TamperedCommandRelay(name string, t *mockrelay.Tamper) Subject {
-	return inProcessCommandRelay{name: name, tamper: t}
+// TamperedCommandRelay is ReferenceCommandRelay made wrong on purpose,
+// named name, as TamperedMirror is.
+func TamperedCommandRelay(name string, tamper func() *mockrelay.Tamper) Subject {
+	return inProcessCommandRelay{name: name, tamper: tamper}
 }
 
 type inProcessCommandRelay struct {
 	name   string
-	tamper *mockrelay.Tamper
+	tamper func() *mockrelay.Tamper
+}
+
+// fresh returns a tamper for one connection; nil relays faithfully.
+func fresh(tamper func() *mockrelay.Tamper) *mockrelay.Tamper {
+	if tamper == nil {
+		return nil
+	}
+	return tamper()
 }
 
 func (c inProcessCommandRelay) Name() string  { return c.name }
@@ -121,7 +131,7 @@ func (c inProcessCommandRelay) Connect(ctx context.Context) (*Link, error) {
 			return nil, errors.New("suite: the command relay started a second command for one connection")
 		}
 	}
-	srv, err := mockrelay.NewServer("127.0.0.1:0", mockrelay.TamperedRelayTo(start, c.tamper, slog.New(slog.DiscardHandler)), mockrelay.Options{})
+	srv, err := mockrelay.NewServer("127.0.0.1:0", mockrelay.TamperedRelayTo(start, fresh(c.tamper), slog.New(slog.DiscardHandler)), mockrelay.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("suite: serve the command relay: %w", err)
 	}
