@@ -40,6 +40,8 @@ var referencePeers = []referencePeer{
 	{subject: suite.Reference()},
 	{subject: suite.ReferenceClient(probeclient.Options{})},
 	{subject: suite.ReferenceClient(probeclient.Options{NoForm: true}), only: []string{"CLI-4"}},
+	{subject: suite.ReferenceMirror()},
+	{subject: suite.ReferenceCommandRelay()},
 }
 
 // referenceRun is what acpconform run checks: the subjects, each kept to
