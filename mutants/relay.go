@@ -1,6 +1,7 @@
 package mutants
 
 import (
+	"bytes"
 	"encoding/json"
 	"sync"
 
@@ -85,6 +86,32 @@ var Relays = []RelayMutant{
 			return [][]byte{frame}
 		}
 	})},
+	{"client-ids-not-mapped-back", "REL-1", "mirror", "REL-1/ids-mapped-back", frames(func() filter {
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			// The client's requests get ids of the relay's own, and their
+			// answers come back with those ids, not the client's.
+			msg, ok := decode(frame)
+			_, isCall := msg["method"]
+			if id, hasID := msg["id"]; ok && dir == relay.ToAgent && isCall && hasID && string(id) != "null" {
+				msg["id"] = encode(json.RawMessage(`"relay-` + string(bytes.Trim(id, `"`)) + `"`))
+				return [][]byte{encode(msg)}
+			}
+			return [][]byte{frame}
+		}
+	})},
+	{"large-frames-cut-to-agent", "REL-7", "mirror", "REL-7/over-1mib-to-agent", func() *relay.Tamper {
+		// A relay that reads 4 MiB but passes on at most 1 MiB, silently.
+		t := frames(func() filter {
+			return func(dir relay.Direction, frame []byte) [][]byte {
+				if dir == relay.ToAgent && len(frame) > 1<<20 {
+					return [][]byte{frame[:1<<20]}
+				}
+				return [][]byte{frame}
+			}
+		})()
+		t.MaxFrame = 4 << 20
+		return t
+	}},
 }
 
 // filter is a relay.Tamper's Frame.

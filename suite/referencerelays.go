@@ -59,11 +59,16 @@ func (m inProcessMirror) Connect(context.Context) (*Link, error) {
 	fromRelay, relayOut := io.Pipe()
 	relayIn, toRelay := io.Pipe()
 	mine := wire.NewStream(fromRelay, toRelay, wire.Options{MaxFrame: RelayHarnessMaxFrame})
-	theirs := wire.NewStream(relayIn, relayOut, wire.Options{})
+	tamper := fresh(m.tamper)
+	limit := 0 // the default
+	if tamper != nil {
+		limit = tamper.MaxFrame
+	}
+	theirs := wire.NewStream(relayIn, relayOut, wire.Options{MaxFrame: limit})
 	ctx, cancel := context.WithCancel(context.Background())
 	mirrored := make(chan error, 1)
 	go func() {
-		mirrored <- mockrelay.Mirror(ctx, srv.URL, theirs, mockrelay.MirrorOptions{UnstableProtocol: true, Tamper: fresh(m.tamper)})
+		mirrored <- mockrelay.Mirror(ctx, srv.URL, theirs, mockrelay.MirrorOptions{UnstableProtocol: true, Tamper: tamper, MaxFrame: limit})
 	}()
 	return &Link{
 		Conn:        mine,

@@ -24,8 +24,9 @@ type listed struct {
 // catalogue walks the whole catalogue, every role, without running a check.
 // A check declared for several subjects of a role is listed once.
 func catalogue() []listed {
+	subjects := referenceRun().list
 	report := suite.Run(suite.Config{Subject: suite.Reference(), DryRun: true}, func() {
-		catalogues(referenceRun().list, scenarios.Options{})
+		catalogues(subjects, scenarios.Options{})
 	})
 	byRule := map[string][]string{}
 	seen := map[string]bool{}
@@ -34,8 +35,12 @@ func catalogue() []listed {
 			continue
 		}
 		seen[c.Key()] = true
+		name := c.Name
+		for _, s := range subjects { // the container of a role's several subjects
+			name = strings.TrimPrefix(name, s.Name()+" ")
+		}
 		for _, id := range c.Rules {
-			byRule[id] = append(byRule[id], c.Name)
+			byRule[id] = append(byRule[id], name)
 		}
 	}
 	var out []listed

@@ -29,6 +29,10 @@ type Tamper struct {
 	// KeepOpen leaves the other side open when one side goes away, until
 	// the relay itself is stopped.
 	KeepOpen bool
+	// MaxFrame, when set, is the largest frame the relay reads from either
+	// side instead of the default (1 MiB), so that a defect past 1 MiB can
+	// be made.
+	MaxFrame int
 }
 
 // frames applies the tamper to one frame: what goes on in dir.
