@@ -186,21 +186,35 @@ func receive[T any](ctx context.Context, d time.Duration, ch <-chan T) (T, bool)
 	}
 }
 
-// poll calls cond at once and then every interval until it holds, for
-// at most d; it reports whether cond held.
-func poll(ctx context.Context, d, interval time.Duration, cond func() bool) bool {
+// retryUntil calls try at once, and again after 1 ms, 2 ms, 4 ms and so on
+// up to every 50 ms, until done closes, for at most d; it reports whether
+// done closed. It is for a message that may come too early to count, such
+// as a session/cancel sent before the agent has begun the turn: nothing
+// on the wire says when it has, so the message is repeated, soon at first,
+// and the wait itself ends the moment done closes.
+func retryUntil(ctx context.Context, d time.Duration, done <-chan struct{}, try func()) bool {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for !cond() {
+	interval := time.Millisecond
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
 		select {
-		case <-tick.C:
+		case <-done:
+			return true
 		case <-ctx.Done():
-			return cond()
+			select {
+			case <-done:
+				return true
+			default:
+				return false
+			}
+		case <-t.C:
+			try()
+			t.Reset(interval)
+			interval = min(2*interval, 50*time.Millisecond)
 		}
 	}
-	return true
 }
 
 // show writes a value for a sentence: a string quoted, an error as its

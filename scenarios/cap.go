@@ -3,7 +3,6 @@ package scenarios
 import (
 	"encoding/json"
 	"sync"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -65,18 +64,22 @@ func (e *env) capabilities() {
 		})
 
 		e.it("per-connection-at-once", "keeps capabilities per connection: two connections, two answers, at once", rules("CAP-4"), func(ctx SpecContext) {
-			withForm := e.connect(ctx, formClient).answer(script.Accept(0).After(50 * time.Millisecond))
+			// The form connection's answer waits for the other connection's
+			// whole probe: its elicitation is pending all the while.
+			bareDone := make(chan struct{})
+			withForm := e.connect(ctx, formClient).answer(script.Accept(0).When(bareDone))
 			without := e.connect(ctx, bareClient)
 			var wg sync.WaitGroup
 			var formOut, bareOut probe.Outcome
-			run := func(f *fixture, out *probe.Outcome) {
+			run := func(f *fixture, out *probe.Outcome, done func()) {
 				defer wg.Done()
 				defer GinkgoRecover()
+				defer done()
 				*out = f.probe(ctx, deploy())
 			}
 			wg.Add(2)
-			go run(withForm, &formOut)
-			go run(without, &bareOut)
+			go run(withForm, &formOut, func() {})
+			go run(without, &bareOut, func() { close(bareDone) })
 			wg.Wait()
 			Expect(formOut).To(BeOutcome(accepted(0, "preview")))
 			Expect(bareOut).To(BeOutcome(unsupported))

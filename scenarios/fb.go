@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -32,7 +31,7 @@ func (e *env) fb() {
 
 		e.it("answers-after-waiting", "may answer after waiting", rules("FB-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
-			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 50))).To(BeOutcome(declined))
+			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 10))).To(BeOutcome(declined))
 		})
 
 		e.it("blocking-ends-with-cancel", "may block, and then ends with the caller's context", rules("FB-2", "RTE-7"), func(ctx SpecContext) {
@@ -41,15 +40,7 @@ func (e *env) fb() {
 			By("cancelling the prompt turn while the fallback waits an hour")
 			// Nothing on the wire says the turn has begun, and a cancel that
 			// arrives first cancels nothing: cancel until the turn ends.
-			ended := poll(ctx, e.response, 50*time.Millisecond, func() bool {
-				_ = f.mc.Cancel(ctx)
-				select {
-				case <-turn.Done():
-					return true
-				default:
-					return false
-				}
-			})
+			ended := retryUntil(ctx, e.response, turn.Done(), func() { _ = f.mc.Cancel(ctx) })
 			assert(ended, "the agent did not end the prompt turn within %s of session/cancel while its fallback waited", e.response)
 			f.expectCancelled(ctx, turn, "its fallback waited")
 		})

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/probe"
 	"github.com/acpconform/acpconform/reference"
@@ -118,9 +119,9 @@ func (e *env) rte() {
 			f.expectCancelled(ctx, turn, "its elicitation/create was pending")
 			id := f.sent()[0].Request.ID
 			var ids []json.RawMessage
-			told := poll(ctx, e.response, 10*time.Millisecond, func() bool {
+			err := f.mc.WaitReceived(f.e.wait(ctx), "$/cancel_request", func(received []peer.Message) bool {
 				ids = nil
-				for _, m := range f.mc.Received() {
+				for _, m := range received {
 					if m.Method == "$/cancel_request" {
 						var p struct{ RequestID json.RawMessage }
 						_ = json.Unmarshal(m.Params, &p)
@@ -129,14 +130,15 @@ func (e *env) rte() {
 				}
 				return slices.ContainsFunc(ids, func(got json.RawMessage) bool { return probe.SameValue(got, id) })
 			})
+			told := err == nil
 			assert(told, "the agent did not send $/cancel_request for the pending elicitation/create %s within %s of the cancel; it cancelled %s",
 				id, e.response, showIDs(ids))
 		})
 	})
 }
 
-// cancelPromptly cancels turn with session/cancel, and again every 50 ms
-// until it ends (a cancel that comes before the turn has begun cancels
+// cancelPromptly cancels turn with session/cancel, and again, soon at
+// first, until it ends (a cancel that comes before the turn has begun cancels
 // nothing), and fails the spec unless the agent ends it promptly, with
 // stopReason cancelled. what says what was pending.
 func (f *fixture) cancelPromptly(ctx context.Context, turn *client.Turn, what string) {
@@ -170,8 +172,8 @@ func onClose(done <-chan struct{}) func(stop <-chan struct{}) bool {
 // for the event until stop closes. It is given the bound and then the
 // response timeout, so that a late event can be told how late it was:
 // "the agent ended the prompt turn 3.0s after session/cancel; the
-// contract allows 2s (RTE-7)". tick, when not nil, runs every 50 ms until
-// then. did and didNot say the event as done and as not done.
+// contract allows 2s (RTE-7)". tick, when not nil, runs again and again
+// until then, soon at first (see retryUntil). did and didNot say the event as done and as not done.
 func (e *env) expectPromptly(ctx context.Context, start time.Time, happened func(stop <-chan struct{}) bool, tick func(), did, didNot, after string) {
 	GinkgoHelper()
 	watch := e.promptly + e.response
@@ -180,18 +182,14 @@ func (e *env) expectPromptly(ctx context.Context, start time.Time, happened func
 	ticking := make(chan struct{})
 	go func() {
 		defer close(ticking)
-		if tick == nil {
-			return
-		}
-		t := time.NewTicker(50 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				tick()
-			case <-wctx.Done():
-				return
-			}
+		if tick != nil {
+			first := true
+			retryUntil(wctx, watch, wctx.Done(), func() {
+				if !first { // the caller has done it once already
+					tick()
+				}
+				first = false
+			})
 		}
 	}()
 	ok := happened(wctx.Done())

@@ -314,6 +314,13 @@ func (c *Client) WaitElicitations(ctx context.Context, n int) error {
 	})
 }
 
+// WaitReceived waits until cond holds of the messages received so far
+// (see Received): it is checked as each request or notification arrives.
+// what names the wait in its error.
+func (c *Client) WaitReceived(ctx context.Context, what string, cond func([]peer.Message) bool) error {
+	return c.await(ctx, what, func() bool { return cond(c.peer.Received()) })
+}
+
 // WaitText waits for the agent_message_chunk number n (1-based) and returns it.
 func (c *Client) WaitText(ctx context.Context, n int) (string, error) {
 	err := c.await(ctx, fmt.Sprintf("agent message #%d", n), func() bool { return len(c.texts) >= n })
@@ -338,6 +345,10 @@ func (c *Client) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 		c.elicit(ctx, p, m)
 	case m.Method == "session/update":
 		c.update(m)
+	case !m.IsRequest(): // a notification: WaitReceived may wait for it
+		c.st.Lock()
+		c.st.Changed()
+		c.st.Unlock()
 	case m.IsRequest():
 		p.Violate("unexpected request %s: %s", m.Method, peer.Quote(m.Raw))
 		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32601, Message: "Method not found", Data: mustJSON(map[string]string{"method": m.Method})})
@@ -423,10 +434,21 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 	case step == nil:
 		p.Violate("elicitation/create #%d was not scripted: %s", k, peer.Quote(m.Raw))
 		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32603, Message: "Internal error", Data: mustJSON(map[string]string{"error": "acpconform mock client: no scripted answer"})})
-	case step.Answer.Delay > 0:
+	case step.Answer.Delay > 0 || step.Answer.Until != nil:
 		d := time.Duration(step.Answer.Delay)
-		p.Transcript().Note(fmt.Sprintf("elicitation/create #%d: answering after %s", k, d))
+		if step.Answer.Until != nil {
+			p.Transcript().Note(fmt.Sprintf("elicitation/create #%d: answering when the check says", k))
+		} else {
+			p.Transcript().Note(fmt.Sprintf("elicitation/create #%d: answering after %s", k, d))
+		}
 		p.Go(func() {
+			if step.Answer.Until != nil {
+				select {
+				case <-step.Answer.Until:
+				case <-ctx.Done():
+					return
+				}
+			}
 			t := time.NewTimer(d)
 			defer t.Stop()
 			select {

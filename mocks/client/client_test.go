@@ -88,6 +88,44 @@ var _ = Describe("The mock client against the reference agent", func() {
 		Eventually(ctx, c.Transcript().String).Should(ContainSubstring(`"method":"$/cancel_request"`), "sent after the turn's answer, or before")
 	})
 
+	It("holds an answer back until the check releases it", within, func(ctx SpecContext) {
+		c := client.New(client.Config{Capabilities: client.FormElicitation})
+		release := make(chan struct{})
+		c.Append(script.Elicitation{Answer: script.Decline().When(release)})
+		start(ctx, overPipe, c)
+		turn := c.Prompt(ctx, mustMarshal(deploy))
+		Eventually(ctx, func() int { return len(c.Elicitations()) }).Should(Equal(1))
+		Consistently(turn.Done(), 20*time.Millisecond).ShouldNot(BeClosed(), "answered before the release")
+		Expect(c.Elicitations()[0].Answered).To(BeFalse())
+		close(release)
+		Expect(turn.Wait(ctx)).To(Equal("end_turn"))
+		Expect(c.Elicitations()[0].Answered).To(BeTrue())
+	})
+
+	It("wakes a wait for a notification as it arrives", within, func(ctx SpecContext) {
+		c := client.New(client.Config{Capabilities: client.FormElicitation})
+		c.Append(script.Elicitation{Answer: script.Never()})
+		start(ctx, overPipe, c)
+		turn := c.Prompt(ctx, mustMarshal(deploy))
+		Eventually(ctx, func() int { return len(c.Elicitations()) }).Should(Equal(1))
+		cancelled := func(ms []peer.Message) bool {
+			for _, m := range ms {
+				if m.Method == "$/cancel_request" {
+					return true
+				}
+			}
+			return false
+		}
+		woken := make(chan error, 1)
+		go func() { woken <- c.WaitReceived(ctx, "$/cancel_request", cancelled) }() // before it can have come
+		Expect(c.Cancel(ctx)).To(Succeed())
+		Expect(turn.Wait(ctx)).To(Equal("cancelled"))
+		Eventually(ctx, woken).Should(Receive(BeNil()))
+		short, stop := context.WithTimeout(ctx, 20*time.Millisecond)
+		defer stop()
+		Expect(c.WaitReceived(short, "never", func([]peer.Message) bool { return false })).To(MatchError(context.DeadlineExceeded))
+	})
+
 	It("can answer a wrong id, which the agent cannot take as the answer", within, func(ctx SpecContext) {
 		c := client.New(client.Config{Capabilities: client.FormElicitation})
 		c.Append(script.Elicitation{Answer: script.Accept(0).ToWrongID()})

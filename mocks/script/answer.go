@@ -39,11 +39,15 @@ type Answer struct {
 	Result  JSON      `yaml:"result,omitempty"`
 	Error   *RPCError `yaml:"error,omitempty"`
 
-	Delay   Duration `yaml:"delay,omitempty"`
-	Never   bool     `yaml:"never,omitempty"`
-	Close   bool     `yaml:"close,omitempty"`
-	Twice   bool     `yaml:"twice,omitempty"`
-	WrongID bool     `yaml:"wrongId,omitempty"`
+	Delay Duration `yaml:"delay,omitempty"`
+	// Until holds the answer back until the channel is closed (Go only):
+	// a check that needs a request pending while something else happens
+	// says when, instead of guessing a delay.
+	Until   <-chan struct{} `yaml:"-"`
+	Never   bool            `yaml:"never,omitempty"`
+	Close   bool            `yaml:"close,omitempty"`
+	Twice   bool            `yaml:"twice,omitempty"`
+	WrongID bool            `yaml:"wrongId,omitempty"`
 }
 
 // Pick names an offered option by its position, or the schema's default.
@@ -123,6 +127,10 @@ func CloseConnection() Answer { return Answer{Close: true} }
 
 // After delays the answer by d.
 func (a Answer) After(d time.Duration) Answer { a.Delay = Duration(d); return a }
+
+// When holds the answer back until release is closed, then sends it (after
+// its delay, if it has one).
+func (a Answer) When(release <-chan struct{}) Answer { a.Until = release; return a }
 
 // AnsweredTwice sends the answer twice.
 func (a Answer) AnsweredTwice() Answer { a.Twice = true; return a }
