@@ -60,6 +60,9 @@ type Check struct {
 	Process     string   `json:"process,omitempty"` // how the subject's process ended, when it died during the check
 	Transcript  string   `json:"transcript,omitempty"`
 	Diagnostics string   `json:"diagnostics,omitempty"`
+	// Rerun says the check failed on a connection it shared with earlier
+	// checks and was run again on a fresh one, whose result it reports.
+	Rerun string `json:"rerun,omitempty"`
 }
 
 // Failed reports whether the check failed in any way (failed, panicked,
@@ -154,7 +157,7 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 			continue
 		}
 		c := Check{
-			Name:     strings.TrimSpace(s.FullText()), // the run's own container has no text
+			Name:     Name(s.ContainerHierarchyTexts, s.LeafNodeText),
 			Seconds:  s.RunTime.Seconds(),
 			Location: relative(s.LeafNodeLocation),
 		}
@@ -194,7 +197,21 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 		default:
 			c.State = StateFailed
 		}
+		failure := s.Failure
+		if s.NumAttempts > 1 && len(s.AdditionalFailures) > 0 {
+			first := s.AdditionalFailures[0].Failure
+			first.Message = WithoutAttempt(first.Message)
+			switch {
+			case s.State.Is(types.SpecStateFailureStates) && s.Failure.Message == first.Message:
+				failure = first // a fresh first attempt's failure, repeated: not run again
+			case s.State.Is(types.SpecStateFailureStates):
+				c.Rerun = "it failed on a connection shared with earlier checks, and failed again on a fresh one (below); on the shared one: " + elide.Head(firstLine(first.Message), 500)
+			default:
+				c.Rerun = "it failed on a connection shared with earlier checks, and passed on a fresh one; on the shared one: " + elide.Head(firstLine(first.Message), 500)
+			}
+		}
 		if s.State.Is(types.SpecStateFailureStates) {
+			s.Failure = failure
 			c.Failure = s.Failure.Message
 			if s.Failure.ForwardedPanic != "" {
 				c.Failure += ": " + s.Failure.ForwardedPanic
@@ -217,6 +234,28 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 		run.Checks = append(run.Checks, c)
 	}
 	return run
+}
+
+// Name is a check's name in reports: the texts of its containers and its
+// own, joined by spaces; the containers without text (the run's, each
+// catalogue's) leave no trace.
+func Name(containers []string, leaf string) string {
+	var words []string
+	for _, t := range append(containers, leaf) {
+		if t != "" {
+			words = append(words, t)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// WithoutAttempt is the failure of a check's earlier attempt as Ginkgo keeps
+// it, without the words Ginkgo puts before it.
+func WithoutAttempt(msg string) string {
+	if _, rest, ok := strings.Cut(msg, ":\n"); ok && strings.HasPrefix(msg, "Failure recorded during attempt ") {
+		return rest
+	}
+	return msg
 }
 
 // Key is how baselines and --check name the check: its ID, or its name

@@ -149,6 +149,11 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 		b.WriteString("\n")
 	}
 	for _, c := range checks {
+		if c.Rerun != "" && !c.Failed() {
+			fmt.Fprintf(&b, "\n**RUN AGAIN** %s: %s\n", c.Heading("`"), elide.Head(c.Rerun, 1000))
+		}
+	}
+	for _, c := range checks {
 		if !c.Failed() {
 			continue
 		}
@@ -168,6 +173,9 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 		}
 		if c.Process != "" {
 			fmt.Fprintf(&b, "\nThe subject's process %s.\n", c.Process)
+		}
+		if c.Rerun != "" {
+			fmt.Fprintf(&b, "\nRun again: %s.\n", elide.Head(c.Rerun, 1000))
 		}
 		if c.Transcript != "" {
 			fmt.Fprintf(&b, "\n<details><summary>transcript</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Transcript, 40, 300))
@@ -234,6 +242,9 @@ func WriteJUnit(w io.Writer, r Run) error {
 		}
 		if c.Location != "" {
 			tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: "location", Value: c.Location})
+		}
+		if c.Rerun != "" {
+			tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: "rerun", Value: c.Rerun})
 		}
 		body := c.Failure
 		if c.Process != "" {

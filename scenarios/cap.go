@@ -63,7 +63,7 @@ func (e *env) capabilities() {
 			f.expectNoRequest("a client without form support gets no permission request in place of an elicitation")
 		})
 
-		e.it("per-connection-at-once", "keeps capabilities per connection: two connections, two answers, at once", rules("CAP-4"), func(ctx SpecContext) {
+		e.it("per-connection-at-once", "keeps capabilities per connection: two connections, two answers, at once", fresh, rules("CAP-4"), func(ctx SpecContext) {
 			// The form connection's answer waits for the other connection's
 			// whole probe: its elicitation is pending all the while.
 			bareDone := make(chan struct{})

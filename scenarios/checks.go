@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -118,7 +119,11 @@ func (e *env) declare(s, text string, args []any) []any {
 	label := suite.CheckLabel(d.Rules[0], s)
 	d.Labels = append(append([]string(nil), labels...), label)
 	e.checks.add(d)
-	return append(out, Label(label))
+	out = append(out, Label(label))
+	if e.share.on && !slices.Contains(labels, "fresh") {
+		out = append(out, FlakeAttempts(2)) // a failure on a shared connection runs again (share.go)
+	}
+	return out
 }
 
 // slugOf is text in kebab-case, without apostrophes and leading articles:

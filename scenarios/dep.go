@@ -15,17 +15,17 @@ func (e *env) dep() {
 		warned := []string{probe.WarningPlainValue}
 		withWarning := func(o probe.Outcome) probe.Outcome { o.Warnings = warned; return o }
 
-		e.it("works-and-warns-once", "still works, and warns exactly once", rules("DEP-1"), func(ctx SpecContext) {
+		e.it("works-and-warns-once", "still works, and warns exactly once", fresh, rules("DEP-1"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			Expect(f.probe(ctx, withFallback(deploy(), plainFallback("production"), 0))).To(BeOutcome(withWarning(accepted(1, "production"))))
 		})
 
-		e.it("warns-once-when-refused", "warns once also when the value is then refused", rules("DEP-1", "DEP-2"), func(ctx SpecContext) {
+		e.it("warns-once-when-refused", "warns once also when the value is then refused", fresh, rules("DEP-1", "DEP-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			Expect(f.probe(ctx, withFallback(deploy(), plainFallback("staging"), 0))).To(BeOutcome(withWarning(invalidFallback)))
 		})
 
-		e.it("only-plain-value-warns", "is the only fallback that warns", rules("DEP-1"), func(ctx SpecContext) {
+		e.it("only-plain-value-warns", "is the only fallback that warns", fresh, rules("DEP-1"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			o := accepted(1, "production")
 			o.Warnings = noWarnings

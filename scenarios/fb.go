@@ -34,7 +34,7 @@ func (e *env) fb() {
 			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 10))).To(BeOutcome(declined))
 		})
 
-		e.it("blocking-ends-with-cancel", "may block, and then ends with the caller's context", rules("FB-2", "RTE-7"), func(ctx SpecContext) {
+		e.it("blocking-ends-with-cancel", "may block, and then ends with the caller's context", fresh, rules("FB-2", "RTE-7"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			turn := f.mc.Prompt(ctx, mustJSON(withFallback(deploy(), declinedFallback, 3_600_000)))
 			By("cancelling the prompt turn while the fallback waits an hour")

@@ -30,6 +30,11 @@ type Options struct {
 	// Prompt makes an agent without a probe adapter ask; the wire-only
 	// checks send it instead of a probe request.
 	Prompt string
+	// Isolate gives every check a connection, and so an agent process, of
+	// its own. Otherwise the checks of an agent that is no part of this
+	// process share connections (see share.go), and a check that fails on
+	// a shared one runs again on a fresh one before it is reported.
+	Isolate bool
 	// Promptly is the bound of "promptly" (RTE-7): how soon a cancelled
 	// turn, a closed connection or an ended stdin must end a pending
 	// choice. Zero means DefaultPromptly, the contract's; a slow machine
@@ -50,6 +55,7 @@ type env struct {
 	promptly   time.Duration
 
 	checks *Checks // what this catalogue declares
+	share  sharing // connections the checks share, unless isolated
 
 	caps  sync.Mutex // advertisesForm, for a client subject
 	known bool       // the client's capabilities were read
@@ -70,34 +76,40 @@ func Catalogue(o Options) *Checks {
 	if e.scenario <= 0 {
 		e.scenario = suite.DefaultScenario
 	}
-	BeforeEach(func() {
-		var ids []string
-		for _, l := range CurrentSpecReport().Labels() {
-			if id, ok := strings.CutPrefix(l, "rule:"); ok {
-				ids = append(ids, id)
+	e.share = sharing{on: !o.Isolate && !o.Subject.InProcess() && o.Subject.Role() == suite.AgentRole, idle: map[string]*fixture{}}
+	// One ordered container: the checks run in the catalogue's order, a
+	// failure does not stop the rest, and AfterAll closes what they shared.
+	Describe("", Ordered, ContinueOnFailure, func() {
+		BeforeEach(func() {
+			var ids []string
+			for _, l := range CurrentSpecReport().Labels() {
+				if id, ok := strings.CutPrefix(l, "rule:"); ok {
+					ids = append(ids, id)
+				}
 			}
+			AddReportEntry(reports.EntryRules, strings.Join(ids, ", "), ReportEntryVisibilityNever)
+		})
+		e.declareSharing()
+		switch o.Subject.Role() {
+		case suite.ClientRole:
+			e.cli()
+		case suite.AgentRole:
+			e.sch()
+			e.val()
+			e.def()
+			e.tok()
+			e.res()
+			e.capabilities()
+			e.fb()
+			e.dep()
+			e.rte()
+			e.wire()
+			e.remote()
+		case suite.RelayRole:
+			e.relayChecks()
+			e.relChecks()
 		}
-		AddReportEntry(reports.EntryRules, strings.Join(ids, ", "), ReportEntryVisibilityNever)
 	})
-	switch o.Subject.Role() {
-	case suite.ClientRole:
-		e.cli()
-	case suite.AgentRole:
-		e.sch()
-		e.val()
-		e.def()
-		e.tok()
-		e.res()
-		e.capabilities()
-		e.fb()
-		e.dep()
-		e.rte()
-		e.wire()
-		e.remote()
-	case suite.RelayRole:
-		e.relayChecks()
-		e.relChecks()
-	}
 	return e.checks
 }
 
@@ -152,6 +164,9 @@ type fixture struct {
 // done nothing unscripted.
 func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
+	if e.mayShare() {
+		return e.connectShared(ctx, cfg)
+	}
 	f := e.open(ctx, cfg)
 	must("initialize", f.mc.Initialize(e.wait(ctx)))
 	var err error

@@ -48,7 +48,7 @@ func (e *env) rte() {
 			expectEqual("the agent sent the requests %s, want %s", f.requests(), []string{"elicitation/create"})
 		})
 
-		e.it("close-ends-pending-choice", "ends a pending choice promptly with a connection error when the connection closes", rules("RTE-7"), inProcess, func(ctx SpecContext) {
+		e.it("close-ends-pending-choice", "ends a pending choice promptly with a connection error when the connection closes", fresh, rules("RTE-7"), inProcess, func(ctx SpecContext) {
 			e.needInProcess()
 			s, f := e.goSession(ctx, client.Config{Capabilities: client.FormElicitation})
 			f.mc.Append(script.Elicitation{Answer: script.CloseConnection()})
@@ -60,14 +60,14 @@ func (e *env) rte() {
 
 		// Promptly is within 2 seconds (revision 2): a turn that tells the
 		// client at once and ends 3 seconds later breaks RTE-7.
-		e.it("cancel-ends-turn-promptly", "ends the prompt turn within 2s of session/cancel, while its elicitation is pending", rules("RTE-7"), func(ctx SpecContext) {
+		e.it("cancel-ends-turn-promptly", "ends the prompt turn within 2s of session/cancel, while its elicitation is pending", fresh, rules("RTE-7"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Never())
 			turn := f.mc.Prompt(ctx, mustJSON(deploy()))
 			must("waiting for the elicitation/create", f.mc.WaitElicitations(e.wait(ctx), 1))
 			f.cancelPromptly(ctx, turn, "its elicitation/create was pending")
 		})
 
-		e.it("cancel-ends-fallback-promptly", "ends the prompt turn within 2s of session/cancel, while its fallback waits", rules("RTE-7", "FB-2"), func(ctx SpecContext) {
+		e.it("cancel-ends-fallback-promptly", "ends the prompt turn within 2s of session/cancel, while its fallback waits", fresh, rules("RTE-7", "FB-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			turn := f.mc.Prompt(ctx, mustJSON(withFallback(deploy(), declinedFallback, 3_600_000)))
 			f.cancelPromptly(ctx, turn, "its fallback waited an hour")
@@ -97,7 +97,7 @@ func (e *env) rte() {
 			expectError("AskChoice returned %s when the connection closed, want the connection error %s", err, reference.ErrConnectionClosed)
 		})
 
-		e.it("stdin-end-exits-promptly", "exits within 2s when its stdin ends while a choice is pending (stdio)", rules("RTE-7"), func(ctx SpecContext) {
+		e.it("stdin-end-exits-promptly", "exits within 2s when its stdin ends while a choice is pending (stdio)", fresh, rules("RTE-7"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Never())
 			if !f.link.Stdio() {
 				Skip("the agent is not a process on stdio: only there does the connection end with stdin")
@@ -110,7 +110,7 @@ func (e *env) rte() {
 			e.expectPromptly(ctx, ended, onClose(f.link.Exited()), nil, "the agent's process exited", "the agent's process did not exit", "the end of its stdin, with its elicitation/create pending")
 		})
 
-		e.it("cancel-tells-client", "ends a pending choice when the caller cancels, and tells the client", rules("RTE-7"), func(ctx SpecContext) {
+		e.it("cancel-tells-client", "ends a pending choice when the caller cancels, and tells the client", fresh, rules("RTE-7"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Never())
 			turn := f.mc.Prompt(ctx, mustJSON(deploy()))
 			must("waiting for the elicitation/create", f.mc.WaitElicitations(e.wait(ctx), 1))

@@ -19,6 +19,7 @@ import (
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/reference/probeclient"
+	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
 )
@@ -187,7 +188,7 @@ func checkList(r Report) string {
 		x.rule, x.at = order[rule], s.LeafNodeLocation
 		// The check's name in a run's reports: its full text without the
 		// subject's container.
-		x.title = strings.Join(append(s.ContainerHierarchyTexts[1:], s.LeafNodeText), " ")
+		x.title = reports.Name(s.ContainerHierarchyTexts[1:], s.LeafNodeText)
 		rows = append(rows, x)
 	}
 	sort.Slice(rows, func(i, j int) bool {

@@ -73,10 +73,10 @@ func (c Config) ScenarioTimeout() time.Duration {
 func Run(cfg Config, define func()) types.Report {
 	var report types.Report
 	gomega.RegisterFailHandler(ginkgo.Fail)
-	// One container around it all, in the catalogue's own order: Ginkgo
-	// otherwise sorts checks by file name and shuffles the top level. A
-	// failure must not skip the rest: ContinueOnFailure.
-	ginkgo.Describe("", ginkgo.Ordered, ginkgo.ContinueOnFailure, define)
+	// One container around it all, in the order define declares: Ginkgo
+	// shuffles only the top level. Each catalogue is an ordered container
+	// of its own (scenarios.Catalogue).
+	ginkgo.Describe("", define)
 	// Ginkgo's default reporter writes to this writer; it is Ginkgo's own
 	// setting, so no file descriptor needs redirecting.
 	formatter.ColorableStdOut = cfg.Output

@@ -12,9 +12,14 @@ import (
 
 const agentLong = `
 Checks an agent under test: acpconform plays the client. The agent is a
-command speaking ACP on its stdio, started afresh for every check in its own
-process group and always stopped (stdin closed, then SIGTERM, then SIGKILL),
-or a WebSocket URL, connected to afresh for every check.
+command speaking ACP on its stdio, each process in its own process group and
+always stopped (stdin closed, then SIGTERM, then SIGKILL), or a WebSocket
+URL. Checks share a connection (a process) per set of initialize
+capabilities, each with a session of its own; a check that ends its
+connection, cancels or watches a first use gets a fresh one, and a check
+that fails on a shared connection runs again on a fresh one before it is
+reported, so sharing never changes a verdict. --isolate gives every check a
+fresh connection.
 
 The agent joins through the probe contract of docs/probe.md §1: every prompt
 is a probe request that it runs as its ask_choice, reporting the outcome. An
@@ -27,7 +32,7 @@ that check again. Exit codes: acpconform help exit-codes.`
 func (a *app) agentCommand() *cobra.Command {
 	var f checkFlags
 	var url, tokenEnv, prompt string
-	var noProbe bool
+	var noProbe, isolate bool
 	cmd := a.command("agent [flags] -- CMD ARGS... | agent [flags] --url ws://HOST/acp/ws",
 		"Check an agent: a command on stdio, or a WebSocket URL", agentLong,
 		func(cmd *cobra.Command, argv []string) (int, error) {
@@ -65,9 +70,10 @@ func (a *app) agentCommand() *cobra.Command {
 			if noProbe {
 				filter = "wire-only"
 			}
-			return a.checkSubject(cmd, subject, argv, filter, scenarios.Options{Prompt: prompt}, &f, true)
+			return a.checkSubject(cmd, subject, argv, filter, scenarios.Options{Prompt: prompt, Isolate: isolate}, &f, true)
 		})
 	f.register(cmd.Flags())
+	cmd.Flags().BoolVar(&isolate, "isolate", false, "give every check a connection, and so an agent process, of its own; by default checks share them, and one that fails on a shared connection runs again on a fresh one")
 	cmd.Flags().StringVar(&url, "url", "", "check the agent served at this WebSocket `URL`")
 	cmd.Flags().StringVar(&tokenEnv, "token-env", "", "with --url, send 'Authorization: Bearer' and the value of this environment `VARIABLE`")
 	cmd.Flags().BoolVar(&noProbe, "no-probe", false, "the agent has no probe adapter: run only the wire-only checks")

@@ -478,6 +478,11 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 		fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
 	}
 	for _, ch := range run.Checks {
+		if ch.Rerun != "" && !ch.Failed() {
+			fmt.Fprintf(&b, "RUN AGAIN %s\n  %s\n", elide.Head(ch.Heading(""), 400), elide.Head(ch.Rerun, 1000))
+		}
+	}
+	for _, ch := range run.Checks {
 		if ch.Failed() {
 			c.printFailure(&b, ch, run.Verdict == reports.CouldNotRun)
 		}
@@ -531,6 +536,9 @@ func (c *checking) printFailure(b *bytes.Buffer, ch reports.Check, startUp bool)
 	fmt.Fprintf(b, "  %s\n", strings.ReplaceAll(elide.Lines(strings.TrimSpace(ch.Failure), failureLines, lineBytes), "\n", "\n  "))
 	if ch.Process != "" {
 		fmt.Fprintf(b, "  the subject's process %s\n", ch.Process)
+	}
+	if ch.Rerun != "" {
+		fmt.Fprintf(b, "  run again: %s\n", elide.Head(ch.Rerun, 1000))
 	}
 	if tail := lastStderrLines(ch.Diagnostics, 5); tail != "" && (ch.Process != "" || c.cfg.Verbose) && !startUp {
 		fmt.Fprintf(b, "  its stderr ends:\n    %s\n", strings.ReplaceAll(tail, "\n", "\n    "))

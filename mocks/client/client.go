@@ -68,6 +68,7 @@ type Client struct {
 	seen      int                 // elicitation/create requests received in all
 	texts     []string            // agent_message_chunk texts, in order, as the budget allows
 	sessionID string
+	withheld  bool // an answer was withheld or turned into a hang-up: the agent may still wait
 }
 
 // New returns a client that is not yet connected.
@@ -479,10 +480,15 @@ func (c *Client) answer(ctx context.Context, p *peer.Peer, m peer.Message, k int
 	switch {
 	case a.Never:
 		p.Transcript().Note(fmt.Sprintf("elicitation/create #%d: never answering", k))
+		c.withhold()
 		return
 	case a.Close:
+		c.withhold()
 		p.Hangup()
 		return
+	}
+	if a.WrongID {
+		c.withhold() // the agent still waits for the real answer
 	}
 	result, rpcErr, err := a.Resolve(m.Params)
 	if err != nil {
@@ -504,6 +510,44 @@ func (c *Client) answer(ctx context.Context, p *peer.Peer, m peer.Message, k int
 			_ = p.Respond(ctx, id, result)
 		}
 	}
+}
+
+// withhold records that an elicitation was left without its answer.
+func (c *Client) withhold() {
+	c.st.Lock()
+	c.withheld = true
+	c.st.Unlock()
+}
+
+// Reusable reports whether another check may use this client's
+// connection after Reset: it is open and settled (peer.Peer.Settled), every
+// elicitation/create got its answer, and none is waiting for one.
+func (c *Client) Reusable() bool {
+	c.st.Lock()
+	ok := !c.withheld
+	for _, e := range c.elicits {
+		ok = ok && e.Answered
+	}
+	c.st.Unlock()
+	return ok && c.peer.Settled()
+}
+
+// Reset readies a reusable client for the next check on its connection:
+// it forgets the queued answers, the elicitations, the texts and the
+// messages received, so that the check sees only its own. The connection,
+// its initialize and its transcript stay.
+func (c *Client) Reset() {
+	c.st.Lock()
+	for _, e := range c.elicits {
+		c.peer.Release(elicitationSize(e))
+	}
+	for _, t := range c.texts {
+		c.peer.Release(len(t) + textOverhead)
+	}
+	c.answers, c.standing, c.elicits, c.seen, c.texts, c.withheld = nil, nil, nil, 0, nil, false
+	c.st.Changed()
+	c.st.Unlock()
+	c.peer.ForgetReceived()
 }
 
 // wrongID returns an id the agent never used.

@@ -82,6 +82,14 @@ func (h *history) add(m Message, b *wire.Budget) {
 	h.next = (h.next + 1) % MaxHistory
 }
 
+// forget drops every message kept, releasing what they hold.
+func (h *history) forget(b *wire.Budget) {
+	for _, m := range h.msgs {
+		b.Release(messageSize(m))
+	}
+	h.msgs, h.next = nil, 0
+}
+
 func (h *history) list() []Message {
 	return append(append([]Message(nil), h.msgs[h.next:]...), h.msgs[:h.next]...)
 }

@@ -40,8 +40,9 @@ type Peer struct {
 
 	frames  atomic.Int64 // received in all
 	bytes   atomic.Int64
-	flooded atomic.Bool // nothing more is kept
-	rawSent atomic.Bool // WriteRaw was used: a parse error answer may be due
+	flooded atomic.Bool  // nothing more is kept
+	rawSent atomic.Bool  // WriteRaw was used: a parse error answer may be due
+	running atomic.Int64 // handlers started with Go that have not returned
 
 	mu         sync.Mutex
 	nextID     int64
@@ -129,9 +130,11 @@ func (p *Peer) Go(f func()) {
 		return
 	}
 	p.reqs.Add(1)
+	p.running.Add(1)
 	go func() {
 		defer p.reqs.Done()
 		defer p.Release(goroutineCost)
+		defer p.running.Add(-1)
 		f()
 	}()
 }
@@ -370,6 +373,34 @@ func (p *Peer) Received() []Message {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.received.list()
+}
+
+// ForgetReceived drops the messages Received returns, so that the next
+// use of a connection kept open for several checks sees only its own.
+func (p *Peer) ForgetReceived() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.received.forget(p.budget)
+}
+
+// Settled reports whether nothing is left in flight or amiss on the
+// connection: it is open, no violation was recorded, every request this
+// side sent has its answer (also those a caller stopped waiting for), and
+// no handler started with Go still runs.
+func (p *Peer) Settled() bool {
+	select {
+	case <-p.done:
+		return false
+	default:
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for id := range p.asked { // a call given up on still waits on the other side
+		if !p.answered[id] {
+			return false
+		}
+	}
+	return len(p.violations) == 0 && p.unlisted == 0 && p.failure == "" && p.running.Load() == 0
 }
 
 // Transcript is the connection's record of frames.

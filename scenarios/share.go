@@ -1,0 +1,146 @@
+package scenarios
+
+import (
+	"context"
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/reports"
+)
+
+// Sharing connections between checks.
+//
+// Most of the time of a catalogue against an agent process is the
+// process's start and its initialize, not the checks (a Node agent: about
+// 250 ms a start, 1 ms a check). So the checks of an agent that is no part
+// of this process share connections: one per set of initialize
+// capabilities, initialized once, with a fresh session for every check.
+// A check that needs a connection of its own carries the label fresh (see
+// [fresh]); one that leaves its connection unsettled (a request in
+// flight, an answer withheld, a violation) or fails gives it up.
+//
+// A shared connection must never change a verdict, so a check that fails
+// on one runs again on a fresh connection (Ginkgo's FlakeAttempts), and
+// its report says it did. A check that failed without a shared
+// connection fails its second attempt at once with the first's failure:
+// a fresh attempt is never repeated. Options.Isolate turns sharing off.
+
+// fresh labels a check that needs a connection, and so an agent process,
+// of its own: it ends the connection or the process, cancels, or watches
+// what only a first use shows.
+var fresh = Label("fresh")
+
+// sharing holds the connections idle between checks, and what the current
+// check's attempt did with them. Checks run one at a time.
+type sharing struct {
+	on   bool
+	idle map[string]*fixture // by capability set
+	// usedShared says the current check's first attempt used a connection
+	// an earlier check had used; only then does its second attempt run.
+	usedShared bool
+	retrying   bool // the current attempt is the second: no sharing
+}
+
+// shareKey is what makes two connections interchangeable: what the mock
+// client said in initialize and how it answers.
+func shareKey(cfg client.Config) string {
+	key := string(cfg.Capabilities)
+	if cfg.Capabilities == nil {
+		key = "<none>"
+	}
+	if cfg.Unregistered {
+		key += " unregistered"
+	}
+	if cfg.Strict {
+		key += " strict"
+	}
+	return key
+}
+
+// declareSharing readies the catalogue's connection sharing: a check that
+// may share runs up to twice, and the connections left idle are closed
+// after the last check.
+func (e *env) declareSharing() {
+	BeforeEach(func() {
+		r := CurrentSpecReport()
+		switch {
+		case r.NumAttempts <= 1:
+			e.share.usedShared, e.share.retrying = false, false
+		case e.share.usedShared:
+			e.share.retrying = true
+		default: // the first attempt was fresh: its failure stands
+			Fail(previousFailure(r))
+		}
+	})
+	AfterAll(e.closeIdle)
+}
+
+// mayShare reports whether the current check may take a shared connection.
+func (e *env) mayShare() bool {
+	return e.share.on && !e.share.retrying && !slices.Contains(CurrentSpecReport().Labels(), "fresh")
+}
+
+// connectShared is connect for a check that may share: an idle connection
+// of cfg's capabilities, or a new one, with a fresh session either way.
+func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
+	GinkgoHelper()
+	key := shareKey(cfg)
+	f := e.share.idle[key]
+	delete(e.share.idle, key)
+	if f != nil && f.mc.Reusable() {
+		e.share.usedShared = true // a new connection is as fresh as --isolate's
+		f.mc.Reset()
+		f.mc.Transcript().Note("a new check on this connection: " + CurrentSpecReport().FullText())
+	} else {
+		if f != nil {
+			f.close()
+		}
+		link, err := e.subject.Connect(ctx)
+		must("connecting to "+e.subject.Name(), err)
+		f = &fixture{e: e, mc: client.New(cfg), link: link}
+		f.mc.Connect(link.Conn)
+		must("initialize", f.mc.Initialize(e.wait(ctx)))
+	}
+	f.violationsAllowed = false
+	DeferCleanup(func() {
+		if CurrentSpecReport().Failed() || f.violationsAllowed || !f.mc.Reusable() {
+			f.close()
+			keepEvidence(f.link, f.mc.Transcript().String)
+			return
+		}
+		e.share.idle[key] = f
+	})
+	DeferCleanup(func() { // runs first, while the connection is open
+		if !f.violationsAllowed {
+			expectNone("the agent did what no client script allowed", f.mc.Violations())
+		}
+	})
+	var err error
+	f.session, err = f.mc.NewSession(e.wait(ctx))
+	must("session/new", err)
+	return f
+}
+
+// close ends the fixture's connection.
+func (f *fixture) close() {
+	f.mc.Close()
+	f.link.Close()
+}
+
+// closeIdle closes the connections no check uses any more.
+func (e *env) closeIdle() {
+	for key, f := range e.share.idle {
+		f.close()
+		delete(e.share.idle, key)
+	}
+}
+
+// previousFailure is the failure of the current check's first attempt.
+func previousFailure(r SpecReport) string {
+	if len(r.AdditionalFailures) == 0 {
+		return "the check failed"
+	}
+	return reports.WithoutAttempt(r.AdditionalFailures[0].Failure.Message)
+}
