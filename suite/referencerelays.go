@@ -38,6 +38,9 @@ func (m inProcessMirror) Name() string  { return m.name }
 func (inProcessMirror) Role() Role      { return RelayRole }
 func (inProcessMirror) InProcess() bool { return true }
 
+// Transport is the mirror's client side: an in-memory pipe.
+func (inProcessMirror) Transport() Transport { return InProcessTransport }
+
 func (m inProcessMirror) Connect(context.Context) (*Link, error) {
 	upstream, released := make(chan wire.Conn, 1), make(chan struct{})
 	srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, wire.Options{MaxFrame: RelayHarnessMaxFrame}, func(hctx context.Context, conn wire.Conn) {
@@ -123,6 +126,9 @@ func fresh(tamper func() *mockrelay.Tamper) *mockrelay.Tamper {
 func (c inProcessCommandRelay) Name() string  { return c.name }
 func (inProcessCommandRelay) Role() Role      { return RelayRole }
 func (inProcessCommandRelay) InProcess() bool { return true }
+
+// Transport is the command relay's client side: a loopback WebSocket.
+func (inProcessCommandRelay) Transport() Transport { return WebSocketTransport }
 
 func (c inProcessCommandRelay) Connect(ctx context.Context) (*Link, error) {
 	upstream := make(chan wire.Conn, 1)
