@@ -179,7 +179,40 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 		}
 	}
 	sameInJUnit(t, junitPath, doc)
+	if m.Role() == suite.AgentRole {
+		sameSharedOrIsolated(t, ctx, bin, dir)
+	}
 	return failed
+}
+
+// sameSharedOrIsolated runs the catalogue against the mutant's agent over
+// stdio twice, its checks sharing processes and each with a process of its
+// own (--isolate), and fails the test where a check's state differs:
+// sharing must never change a verdict.
+func sameSharedOrIsolated(t *testing.T, ctx context.Context, bin, dir string) {
+	t.Helper()
+	var runs [2][]reports.Check
+	for i, mode := range []string{"--isolate=false", "--isolate"} {
+		jsonPath := filepath.Join(dir, fmt.Sprintf("stdio-%d.json", i))
+		cmd := exec.CommandContext(ctx, bin, "agent", mode, "--json", jsonPath, "--junit", "", "--summary", "",
+			"--response-timeout", "2s", "--scenario-timeout", "5s", "--", bin, "reference-agent")
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code > 1 {
+			t.Fatalf("acpconform agent %s exited %d:\n%s", mode, code, tail(out))
+		}
+		data, err := os.ReadFile(jsonPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc reports.JSON
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		runs[i] = doc.Checks
+	}
+	for _, d := range reports.StateDifferences(runs[1], runs[0]) {
+		t.Errorf("over stdio, isolated and then shared: %s", d)
+	}
 }
 
 // forbidden are what a failure must never show: a failure says in

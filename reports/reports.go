@@ -485,3 +485,32 @@ func plural(n int, one, many string) string {
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
+
+// StateDifferences compares two runs of one catalogue check by check, by
+// ID and name, and says where their states differ, a line each: "TOK-2/x:
+// passed, then failed". A check in one run only is a difference too.
+func StateDifferences(a, b []Check) []string {
+	key := func(c Check) string { return c.Key() + "\x00" + c.Name }
+	states := map[string]string{}
+	for _, c := range a {
+		states[key(c)] = c.State
+	}
+	var diffs []string
+	for _, c := range b {
+		k := key(c)
+		was, ok := states[k]
+		delete(states, k)
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s: only in the second run (%s)", c.Key(), c.State))
+		case was != c.State:
+			diffs = append(diffs, fmt.Sprintf("%s: %s, then %s", c.Key(), was, c.State))
+		}
+	}
+	for _, c := range a {
+		if _, left := states[key(c)]; left {
+			diffs = append(diffs, fmt.Sprintf("%s: only in the first run (%s)", c.Key(), c.State))
+		}
+	}
+	return diffs
+}

@@ -453,3 +453,16 @@ func TestLocationsAreRelativeToTheRepository(t *testing.T) {
 		t.Errorf("location %q, want reports/reports_test.go:7", got)
 	}
 }
+
+func TestStateDifferences(t *testing.T) {
+	a := []reports.Check{{ID: "TOK-2/x", Name: "x", State: reports.StatePassed}, {ID: "TOK-2/y", Name: "y", State: reports.StateSkipped}, {ID: "A-1/gone", Name: "g", State: reports.StatePassed}}
+	b := []reports.Check{{ID: "TOK-2/x", Name: "x", State: reports.StateFailed}, {ID: "TOK-2/y", Name: "y", State: reports.StateSkipped}, {ID: "A-1/new", Name: "n", State: reports.StatePassed}}
+	got := strings.Join(reports.StateDifferences(a, b), "\n")
+	want := "TOK-2/x: passed, then failed\nA-1/new: only in the second run (passed)\nA-1/gone: only in the first run (passed)"
+	if got != want {
+		t.Errorf("StateDifferences =\n%s\nwant\n%s", got, want)
+	}
+	if d := reports.StateDifferences(a, a); len(d) > 0 {
+		t.Errorf("a run differs from itself: %v", d)
+	}
+}

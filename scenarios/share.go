@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"slices"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -129,12 +130,22 @@ func (f *fixture) close() {
 	f.link.Close()
 }
 
-// closeIdle closes the connections no check uses any more.
+// closeIdle closes the connections no check uses any more, and has the
+// subject stop what it started ahead of need (suite.Command's spares).
 func (e *env) closeIdle() {
+	var wg sync.WaitGroup // each stop may wait for a process to exit: at once
 	for key, f := range e.share.idle {
-		f.close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f.close()
+		}()
 		delete(e.share.idle, key)
 	}
+	if r, ok := e.subject.(interface{ Release() }); ok {
+		r.Release()
+	}
+	wg.Wait()
 }
 
 // previousFailure is the failure of the current check's first attempt.

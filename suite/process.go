@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/acpconform/acpconform/internal/bridge"
 	"github.com/acpconform/acpconform/internal/proc"
@@ -21,21 +22,42 @@ import (
 // {agent}, it spawns that command line as its agent, and the agent it
 // reaches is the harness, through acpconform bridge (see BridgeCommand).
 // An argument may not hold both.
+//
+// An agent on stdio is started ahead of need: while one process serves a
+// check, the next ones load (see Spares). Release stops those left over.
 func Command(argv []string, role Role, opts wire.Options) Subject {
-	return command{argv: argv, role: role, opts: opts}
+	c := &command{argv: argv, role: role, opts: opts}
+	if role == AgentRole && c.Transport() == StdioTransport {
+		c.spares = &spares{argv: argv, want: Spares}
+	}
+	return c
 }
+
+// Spares is how many processes of an agent on stdio are started ahead of
+// need. A process that starts slowly (a Node agent with its SDK: about
+// 250 ms) loads while the checks before it run; on two cores, more than
+// two spares only compete for them.
+const Spares = 2
 
 type command struct {
-	argv []string
-	role Role
-	opts wire.Options
+	argv   []string
+	role   Role
+	opts   wire.Options
+	spares *spares // nil: each process started when needed
 }
 
-func (c command) Name() string  { return string(c.role) + " command " + strings.Join(c.argv, " ") }
-func (c command) Role() Role    { return c.role }
-func (command) InProcess() bool { return false }
+func (c *command) Name() string  { return string(c.role) + " command " + strings.Join(c.argv, " ") }
+func (c *command) Role() Role    { return c.role }
+func (*command) InProcess() bool { return false }
 
-func (c command) Transport() Transport {
+// Release stops the processes started ahead of need and not used.
+func (c *command) Release() {
+	if c.spares != nil {
+		c.spares.release()
+	}
+}
+
+func (c *command) Transport() Transport {
 	switch {
 	case holds(c.argv, URLPlaceholder):
 		return WebSocketTransport
@@ -45,7 +67,7 @@ func (c command) Transport() Transport {
 	return StdioTransport
 }
 
-func (c command) Connect(ctx context.Context) (*Link, error) {
+func (c *command) Connect(ctx context.Context) (*Link, error) {
 	if holds(c.argv, URLPlaceholder) && holds(c.argv, AgentPlaceholder) {
 		return nil, fmt.Errorf("the command holds both %s and %s: give it one of them", URLPlaceholder, AgentPlaceholder)
 	}
@@ -55,7 +77,11 @@ func (c command) Connect(ctx context.Context) (*Link, error) {
 	case BridgeTransport:
 		return c.connectBridge(ctx)
 	}
-	p, err := proc.Start(c.argv)
+	start := proc.Start
+	if c.spares != nil {
+		start = c.spares.take
+	}
+	p, err := start(c.argv)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +126,7 @@ func replaced(argv []string, placeholder, value string) []string {
 
 // connectWebSocket serves one WebSocket, starts the process with its URL
 // and waits, at most until ctx ends, for the process to connect.
-func (c command) connectWebSocket(ctx context.Context) (*Link, error) {
+func (c *command) connectWebSocket(ctx context.Context) (*Link, error) {
 	conns := make(chan wire.Conn, 1)
 	released := make(chan struct{})
 	opts := c.opts
@@ -145,7 +171,7 @@ func (c command) connectWebSocket(ctx context.Context) (*Link, error) {
 // connectBridge starts a client whose agent is {agent}, and waits, at most
 // until ctx ends or the client exits, for that agent, the bridge, to
 // connect: the harness plays the agent on the bridge's socket.
-func (c command) connectBridge(ctx context.Context) (*Link, error) {
+func (c *command) connectBridge(ctx context.Context) (*Link, error) {
 	p, l, err := startBridged(c.argv)
 	if err != nil {
 		return nil, err
@@ -213,4 +239,57 @@ func awaitBridge(ctx context.Context, p *proc.Process, l *bridge.Listener) (*net
 		return nil, &StartError{What: fmt.Sprintf("%s did not connect: %v", given, err), Err: err}
 	}
 	return uc, nil
+}
+
+// spares are processes of one command line started before they are
+// needed, oldest first.
+type spares struct {
+	argv []string
+	want int
+
+	mu       sync.Mutex
+	ready    []*proc.Process
+	released bool
+}
+
+// take returns the oldest spare, or a process started now when there is
+// none, and starts spares up to want: a fork and exec each, the loading
+// is the processes' own.
+func (s *spares) take(argv []string) (*proc.Process, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var p *proc.Process
+	if len(s.ready) > 0 {
+		p, s.ready = s.ready[0], s.ready[1:]
+	} else {
+		var err error
+		if p, err = proc.Start(argv); err != nil {
+			return nil, err
+		}
+	}
+	for !s.released && len(s.ready) < s.want {
+		spare, err := proc.Start(argv)
+		if err != nil {
+			break // the next take says why
+		}
+		s.ready = append(s.ready, spare)
+	}
+	return p, nil
+}
+
+// release stops the spares and starts no more.
+func (s *spares) release() {
+	s.mu.Lock()
+	ready := s.ready
+	s.ready, s.released = nil, true
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range ready { // each may take its grace period to exit: at once
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = p.Stop()
+		}()
+	}
+	wg.Wait()
 }

@@ -79,6 +79,13 @@ type Link struct {
 	closed  bool
 }
 
+// NewLink is a connection to a subject made outside this package: conn,
+// and close, which ends it and whatever was started for it, and waits
+// (nil: conn.Close).
+func NewLink(conn wire.Conn, close func() error) *Link {
+	return &Link{Conn: conn, close: close}
+}
+
 // Close ends the connection and whatever was started for it, and waits.
 func (l *Link) Close() error {
 	if l.closed {

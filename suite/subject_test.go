@@ -15,7 +15,9 @@ func stdioLink(t *testing.T, ctx context.Context, argv ...string) *Link {
 	if runtime.GOOS == "windows" {
 		t.Skip("acpconform starts no processes on Windows")
 	}
-	link, err := Command(argv, AgentRole, wire.Options{}).Connect(ctx)
+	subject := Command(argv, AgentRole, wire.Options{})
+	t.Cleanup(subject.(*command).Release)
+	link, err := subject.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

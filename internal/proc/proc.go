@@ -88,6 +88,9 @@ const (
 	sentKillAtOnce      // Kill's SIGKILL
 )
 
+// Pid is the process's id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
 // Exited is closed when the process has exited.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
