@@ -78,6 +78,7 @@ type Run struct {
 	Command  string // the subject's command line, when it is a command
 	Version  string // of acpconform
 	Contract string // the contract revision
+	Shard    Shard  // the part of a split run this run is; zero for a whole run
 	Verdict  Verdict
 	Reason   string // one line: why the verdict
 	Seconds  float64
@@ -390,7 +391,7 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 		run.Problems = nil // its one check says it all
 	}
 	if broke {
-		run.Problems = append(run.Problems, "the run itself did not complete")
+		run.Problems = append(run.Problems, ProblemBroke)
 	}
 	t := Count(run.Checks)
 	switch {
