@@ -121,7 +121,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		return usageError{cmd: cmd.CommandPath(), err: err}
 	})
 	root.AddGroup(&cobra.Group{ID: "check", Title: "Checking implementations:"}, &cobra.Group{ID: "serve", Title: "Reference peers and relays:"})
-	for _, c := range []*cobra.Command{a.runCommand(), a.agentCommand(), a.clientCommand(), a.relayCommand(), a.listCommand(), a.explainCommand()} {
+	for _, c := range []*cobra.Command{a.runCommand(), a.agentCommand(), a.clientCommand(), a.relayCommand(), a.mergeCommand(), a.listCommand(), a.explainCommand()} {
 		c.GroupID = "check"
 		root.AddCommand(c)
 	}
@@ -157,7 +157,8 @@ func exitCodesTopic() *cobra.Command {
 }
 
 // exitCodes is the one table of exit codes; docs/cli.md holds the same.
-const exitCodes = `Every command that runs checks (run, agent, client, relay) exits with one of:
+const exitCodes = `Every command that runs checks (run, agent, client, relay), and merge, which
+combines the reports of a run's shards, exits with one of:
 
   0  conformant: at least one MUST check ran, and none failed (SHOULD
      failures are reported, never fatal; a skipped check never counts as
