@@ -170,19 +170,18 @@ func Merge(shards []ShardRun) (run Run, interruption string, err error) {
 	for _, s := range ordered {
 		if s.Run.Verdict == CouldNotRun {
 			run.Verdict = CouldNotRun
-			run.Reason = fmt.Sprintf("shard %s: %s", s.Run.Shard, s.Run.Reason)
+			run.Reason = fmt.Sprintf("shard %d of %d: %s", s.Run.Shard.Index, n, s.Run.Reason)
 			run.Checks = slices.Clone(s.Run.Checks)
 			return run, "", nil
 		}
 	}
 	var from []*ShardRun // the shard each merged check came from
 	for _, s := range ordered {
-		switch {
-		case s.Run.Verdict == Interrupted && interruption == "":
-			interruption = fmt.Sprintf("shard %s: %s", s.Run.Shard, s.Run.Reason)
+		if s.Run.Verdict == Interrupted && interruption == "" {
+			interruption = fmt.Sprintf("shard %d of %d: %s", s.Run.Shard.Index, n, s.Run.Reason)
 		}
 		if slices.Contains(s.Run.Problems, ProblemBroke) {
-			run.Problems = append(run.Problems, fmt.Sprintf("%s in shard %s", ProblemBroke, s.Run.Shard))
+			run.Problems = append(run.Problems, ProblemBroke)
 		}
 		if len(s.Run.Checks) == 0 {
 			continue // interrupted while its subject started
