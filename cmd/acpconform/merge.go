@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -40,7 +42,7 @@ func (a *app) mergeCommand() *cobra.Command {
 			// path may name an input.
 			shards := make([]reports.ShardRun, 0, len(files))
 			for _, file := range files {
-				run, err := readReport(file)
+				run, err := readShardReport(file)
 				if err != nil {
 					return exitUsage, usagef(cmd, "%v", err)
 				}
@@ -68,14 +70,30 @@ func (a *app) mergeCommand() *cobra.Command {
 	return cmd
 }
 
-// readReport reads one shard's report.json, naming the file in its error.
-func readReport(file string) (reports.Run, error) {
+// maxShardReport bounds what merge reads of a report: the reports bound
+// every field a subject controls, so a larger file is none of acpconform's,
+// and reading on could exhaust memory.
+const maxShardReport = 64 << 20
+
+// readShardReport reads one shard's report.json, naming the file in its
+// error: a regular file (a device could read without end), bounded.
+func readShardReport(file string) (reports.Run, error) {
 	fh, err := os.Open(file)
 	if err != nil {
 		return reports.Run{}, err // names the file
 	}
 	defer fh.Close()
-	run, err := reports.ReadJSON(fh)
+	if st, err := fh.Stat(); err != nil || !st.Mode().IsRegular() {
+		return reports.Run{}, fmt.Errorf("%s: not a regular file", file)
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, maxShardReport+1))
+	switch {
+	case err != nil:
+		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
+	case len(data) > maxShardReport:
+		return reports.Run{}, fmt.Errorf("%s: larger than %s, not a report of acpconform's", file, formatBytes(maxShardReport))
+	}
+	run, err := reports.ReadJSON(bytes.NewReader(data))
 	if err != nil {
 		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 	}
