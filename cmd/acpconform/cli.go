@@ -100,7 +100,8 @@ func (a *app) root() *cobra.Command {
 		Long: `acpconform checks implementations of typed-choice elicitation over the Agent
 Client Protocol (ACP) against its contract: agents (acpconform agent),
 clients (acpconform client) and relays (acpconform relay). acpconform run
-checks the reference built into this binary. Every failure names its rule,
+checks the reference built into this binary; with --shard I/N a run is
+split across machines, and acpconform merge combines their reports. Every failure names its rule,
 says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		Version:       fmt.Sprintf("%s (contract revision %s, probe contract %d)", version.String(), suite.Revision(), probe.Version),
 		SilenceErrors: true,
