@@ -81,6 +81,7 @@ type Run struct {
 	Command  string // the subject's command line, when it is a command
 	Version  string // of acpconform
 	Contract string // the contract revision
+	Shard    Shard  // the part of a split run this run is; zero for a whole run
 	Verdict  Verdict
 	Reason   string // one line: why the verdict
 	Seconds  float64
@@ -429,7 +430,7 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 		run.Problems = nil // its one check says it all
 	}
 	if broke {
-		run.Problems = append(run.Problems, "the run itself did not complete")
+		run.Problems = append(run.Problems, ProblemBroke)
 	}
 	t := Count(run.Checks)
 	switch {

@@ -107,6 +107,7 @@ type JSON struct {
 	Contract   string   `json:"contract,omitempty"`
 	Subject    string   `json:"subject"`
 	Command    string   `json:"command,omitempty"`
+	Shard      *Shard   `json:"shard,omitempty"` // a shard's report: merge reads it
 	Verdict    Verdict  `json:"verdict"`
 	Reason     string   `json:"reason"`
 	Succeeded  bool     `json:"succeeded"` // the verdict is conformant
@@ -120,11 +121,15 @@ type JSON struct {
 func WriteJSON(w io.Writer, r Run) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(JSON{
+	j := JSON{
 		Acpconform: FormatVersion, Version: r.Version, Contract: r.Contract,
 		Subject: r.Subject, Command: r.Command, Verdict: r.Verdict, Reason: r.Reason, Succeeded: r.Verdict == Conformant,
 		Seconds: r.Seconds, Totals: Count(r.Checks), Problems: r.Problems, Checks: r.Checks,
-	})
+	}
+	if r.Shard.Count > 0 {
+		j.Shard = &r.Shard
+	}
+	return enc.Encode(j)
 }
 
 // WriteMarkdown writes a summary fit for a CI job summary: the verdict and
@@ -134,7 +139,7 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 	checks := r.Checks
 	t := Count(checks)
 	var b strings.Builder
-	fmt.Fprintf(&b, "## acpconform: %s\n\n%s.\n\n", r.Headline(), r.Reason)
+	fmt.Fprintf(&b, "## acpconform: %s%s\n\n%s.\n\n", r.Headline(), r.ShardNote(), r.Reason)
 	fmt.Fprintf(&b, "%d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n\n", t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, r.Seconds)
 	if groups := ByArea(checks, areas); len(groups) > 0 {
 		b.WriteString("| area | passed | failed | skipped |\n|---|---:|---:|---:|\n")
@@ -219,6 +224,9 @@ func WriteJUnit(w io.Writer, r Run) error {
 			{Name: "acpconform.version", Value: r.Version},
 			{Name: "contract.revision", Value: r.Contract},
 		}},
+	}
+	if r.Shard.Count > 0 {
+		suite.Properties.Properties = append(suite.Properties.Properties, reporters.JUnitProperty{Name: "shard", Value: r.Shard.String()})
 	}
 	for _, c := range r.Checks {
 		if c.State == StateDeselected {

@@ -8,6 +8,8 @@ import (
 	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
 	"github.com/onsi/gomega"
+
+	"github.com/acpconform/acpconform/reports"
 )
 
 // Default bounds of a run.
@@ -45,6 +47,10 @@ type Config struct {
 	Heartbeat time.Duration
 	// DryRun walks the catalogue without running a check, to list it.
 	DryRun bool
+	// Shard, when its Count is above 1, keeps the run to one shard's share
+	// of the checks LabelFilter selects: the report's SuiteConfig holds the
+	// label filter that results.
+	Shard reports.Shard
 	// OnStart is called once the run has begun and Ginkgo handles
 	// interrupts: from then on, Ctrl-C ends the check at hand and skips the
 	// rest, and Run still returns the report.
@@ -95,6 +101,12 @@ func Run(cfg Config, define func()) types.Report {
 	reporterConfig.Verbose = cfg.Verbose
 	reporterConfig.NoColor = cfg.NoColor
 	description := "acpconform: " + cfg.Subject.Name()
+	if cfg.Shard.Count > 1 {
+		// A preview walks the tree without running it: the checks it
+		// would run are what the shards share.
+		preview := ginkgo.PreviewSpecs(description, suiteConfig, reporterConfig)
+		suiteConfig.LabelFilter = shardFilter(suiteConfig.LabelFilter, cfg.Shard, preview)
+	}
 	if cfg.Progress != nil {
 		p := newProgress(cfg.Progress, cfg.Heartbeat)
 		// A preview walks the same tree without running it, so progress

@@ -51,18 +51,16 @@ type checkFlags struct {
 	startup, timeout        time.Duration
 	promptly                time.Duration
 	maxFrame, maxHeld       byteSize
+	shard                   shardValue
 	verbose                 bool
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.junit, "junit", DefaultReports+"/junit.xml", "write the JUnit report to `FILE` (- for stdout, \"\" for none)")
-	fs.StringVar(&f.json, "json", DefaultReports+"/report.json", "write the JSON report to `FILE` (- for stdout, \"\" for none)")
-	fs.StringVar(&f.summary, "summary", DefaultReports+"/summary.md", "write the Markdown summary to `FILE` (- for stdout, \"\" for none); it is also appended to $GITHUB_STEP_SUMMARY when that is set")
+	f.registerReports(fs)
 	fs.StringSliceVar(&f.checks, "check", nil, "run only the checks whose IDs match these `GLOBS`, such as TOK-2/leading-zero or 'CAP-*' (* matches anything)")
 	fs.StringSliceVar(&f.ids, "id", nil, "run only the checks of these CONTRACT `IDS`, such as TOK-2,CAP-3")
 	fs.StringVar(&f.labelFilter, "label-filter", "", "run the checks this Ginkgo label `EXPRESSION` selects, such as 'area: containsAny TOK'")
-	fs.StringVar(&f.baseline, "baseline", "", "known failures, each with a reason (YAML `FILE`): only new failures fail the run, and a listed check that passes is stale")
-	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write the run's failures as a baseline to `FILE`")
+	fs.Var(&f.shard, "shard", fmt.Sprintf("run shard I of N (1 <= I <= N <= %d): a balanced share of the selected checks, the same on every machine; acpconform merge combines the shards' report.json", reports.MaxShards))
 	fs.DurationVar(&f.response, "response-timeout", suite.DefaultResponse, "bound on each wait for the subject")
 	fs.DurationVar(&f.scenario, "scenario-timeout", suite.DefaultScenario, "bound on each check in all")
 	fs.DurationVar(&f.startup, "startup-timeout", 30*time.Second, "bound on the subject's start: its process, its connection and its first initialize")
@@ -72,6 +70,16 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&f.maxFrame, "max-frame", "refuse a message from the subject above this `SIZE` (bytes, or with KiB, MiB, GiB)")
 	f.maxHeld = byteSize{n: wire.DefaultMaxHeld, max: maxSize}
 	fs.Var(&f.maxHeld, "max-held", "what one connection may hold of the subject's messages for checks and transcripts (`SIZE`); past it the check fails as a flood")
+}
+
+// registerReports registers the flags of what a run writes and how it is
+// judged, which acpconform merge shares.
+func (f *checkFlags) registerReports(fs *pflag.FlagSet) {
+	fs.StringVar(&f.junit, "junit", DefaultReports+"/junit.xml", "write the JUnit report to `FILE` (- for stdout, \"\" for none)")
+	fs.StringVar(&f.json, "json", DefaultReports+"/report.json", "write the JSON report to `FILE` (- for stdout, \"\" for none)")
+	fs.StringVar(&f.summary, "summary", DefaultReports+"/summary.md", "write the Markdown summary to `FILE` (- for stdout, \"\" for none); it is also appended to $GITHUB_STEP_SUMMARY when that is set")
+	fs.StringVar(&f.baseline, "baseline", "", "known failures, each with a reason (YAML `FILE`): only new failures fail the run, and a listed check that passes is stale")
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write the run's failures as a baseline to `FILE`")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every check as it runs, and the transcripts of failures")
 }
 
@@ -128,7 +136,7 @@ func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Co
 	}
 	return suite.Config{
 		Subject: subject, Response: f.response, Scenario: f.scenario,
-		LabelFilter: filter, Verbose: f.verbose,
+		LabelFilter: filter, Verbose: f.verbose, Shard: f.shard.shard,
 	}, nil
 }
 
@@ -289,6 +297,9 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 		run = c.catalogue()
 	}
 	run.Seconds = time.Since(started).Seconds()
+	run.Shard = f.shard.shard
+	run.Version, run.Contract, run.Command = version.String(), suite.Revision(), c.command
+	c.settle(&run)
 	return c.finish(run, outputErr), nil
 }
 
@@ -298,7 +309,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 func again(cmd *cobra.Command, argv []string) []string {
 	line := []string{"acpconform", cmd.Name(), "--check", "{check}", "-v"}
 	skip := map[string]bool{"check": true, "id": true, "label-filter": true, "junit": true, "json": true, "summary": true,
-		"baseline": true, "write-baseline": true, "verbose": true, "timeout": true}
+		"baseline": true, "write-baseline": true, "verbose": true, "timeout": true, "shard": true}
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
 		if skip[fl.Name] {
 			return
@@ -338,6 +349,8 @@ func (c *checking) catalogue() reports.Run {
 			return s.LeafNodeType == types.NodeTypeIt && !inScope(s.Labels())
 		})
 	}
+	// The filter the run used: with --shard, the shard's share of cfg's.
+	cfg.LabelFilter = report.SuiteConfig.LabelFilter
 	selected, _ := cfg.Selected() // config checked the filter
 	run := reports.FromGinkgo(report, c.name, selected, c.ctx.Err() != nil)
 	if suiteBroke(report) && c.ctx.Err() == nil {
@@ -384,20 +397,24 @@ func (c *checking) paths() reports.Paths {
 	return reports.Paths{JUnit: c.f.junit, JSON: c.f.json, Summary: c.f.summary}
 }
 
-// finish settles the verdict, writes the reports, the baseline and the
-// step summary, prints the summary, and returns the exit code: the
-// verdict's, or 6 when a file could not be written and the verdict was no
-// worse than nothing checked.
-func (c *checking) finish(run reports.Run, outputErr error) int {
-	run.Version, run.Contract, run.Command = version.String(), suite.Revision(), c.command
+// settle decides the verdict of a run of the catalogue: interrupted when
+// the run's context ended, and a hint when its selection matched nothing.
+func (c *checking) settle(run *reports.Run) {
 	reason := ""
 	if c.ctx.Err() != nil {
-		reason = interruptedReason(c.ctx, run)
+		reason = interruptedReason(c.ctx, *run)
 	}
-	reports.Decide(&run, c.baseline, reason, len(run.Problems) > 0)
+	reports.Decide(run, c.baseline, reason, len(run.Problems) > 0)
 	if t := reports.Count(run.Checks); run.Verdict == reports.NothingChecked && t.Deselected == len(run.Checks) {
 		run.Reason += c.selectionHint()
 	}
+}
+
+// finish writes the reports of a settled run, the baseline and the step
+// summary, prints the summary, and returns the exit code: the verdict's,
+// or 6 when a file could not be written and the verdict was no worse than
+// nothing checked. Runs of the catalogue and acpconform merge end here.
+func (c *checking) finish(run reports.Run, outputErr error) int {
 	proc.StopAll() // before anything is written: the subject's last words are in
 	errs := []error{outputErr}
 	written, err := reports.Write(run, suite.Areas(), c.paths())
@@ -447,6 +464,9 @@ func (c *checking) selectionHint() string {
 	if len(others) > 0 {
 		return fmt.Sprintf("; %s, and this run checks the %s role", strings.Join(others, ", "), strings.Join(checked, " and "))
 	}
+	if c.f.shard.shard.Count > 1 {
+		return fmt.Sprintf("; --shard %s: a shard has no share when the selection has fewer checks than shards", c.f.shard.shard)
+	}
 	if c.f.labelFilter != "" {
 		return fmt.Sprintf("; the areas are %s (acpconform list shows every rule)", strings.Join(suite.Areas(), ", "))
 	}
@@ -472,8 +492,8 @@ func interruptedReason(ctx context.Context, run reports.Run) string {
 func (c *checking) print(run reports.Run, written []string, baselineWritten bool) {
 	var b bytes.Buffer
 	t := reports.Count(run.Checks)
-	fmt.Fprintf(&b, "acpconform: %s: %d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n",
-		run.Subject, t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, run.Seconds)
+	fmt.Fprintf(&b, "acpconform: %s%s: %d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n",
+		run.Subject, run.ShardNote(), t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, run.Seconds)
 	for _, a := range reports.ByArea(run.Checks, suite.Areas()) {
 		fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
 	}
@@ -546,7 +566,7 @@ func (c *checking) printFailure(b *bytes.Buffer, ch reports.Check, startUp bool)
 	if c.cfg.Verbose && ch.Transcript != "" {
 		fmt.Fprintf(b, "  transcript:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(elide.Tail(ch.Transcript, 16<<10)), "\n", "\n    "))
 	}
-	if ch.ID != "" {
+	if ch.ID != "" && len(c.again) > 0 {
 		line := make([]string, len(c.again))
 		for i, w := range c.again {
 			line[i] = strings.ReplaceAll(w, "{check}", ch.ID)

@@ -100,7 +100,8 @@ func (a *app) root() *cobra.Command {
 		Long: `acpconform checks implementations of typed-choice elicitation over the Agent
 Client Protocol (ACP) against its contract: agents (acpconform agent),
 clients (acpconform client) and relays (acpconform relay). acpconform run
-checks the reference built into this binary. Every failure names its rule,
+checks the reference built into this binary; with --shard I/N a run is
+split across machines, and acpconform merge combines their reports. Every failure names its rule,
 says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		Version:       fmt.Sprintf("%s (contract revision %s, probe contract %d)", version.String(), suite.Revision(), probe.Version),
 		SilenceErrors: true,
@@ -121,7 +122,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		return usageError{cmd: cmd.CommandPath(), err: err}
 	})
 	root.AddGroup(&cobra.Group{ID: "check", Title: "Checking implementations:"}, &cobra.Group{ID: "serve", Title: "Reference peers and relays:"})
-	for _, c := range []*cobra.Command{a.runCommand(), a.agentCommand(), a.clientCommand(), a.relayCommand(), a.listCommand(), a.explainCommand()} {
+	for _, c := range []*cobra.Command{a.runCommand(), a.agentCommand(), a.clientCommand(), a.relayCommand(), a.mergeCommand(), a.listCommand(), a.explainCommand()} {
 		c.GroupID = "check"
 		root.AddCommand(c)
 	}
@@ -157,7 +158,8 @@ func exitCodesTopic() *cobra.Command {
 }
 
 // exitCodes is the one table of exit codes; docs/cli.md holds the same.
-const exitCodes = `Every command that runs checks (run, agent, client, relay) exits with one of:
+const exitCodes = `Every command that runs checks (run, agent, client, relay), and merge, which
+combines the reports of a run's shards, exits with one of:
 
   0  conformant: at least one MUST check ran, and none failed (SHOULD
      failures are reported, never fatal; a skipped check never counts as

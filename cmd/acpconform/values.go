@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/acpconform/acpconform/reports"
 )
 
 // byteSize is a flag value counting bytes: a number, or a number with the
@@ -97,5 +99,27 @@ func checkCommand(argv []string) error {
 	if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
 		return fmt.Errorf("the command after -- is empty: name the program to start")
 	}
+	return nil
+}
+
+// shardValue is the flag value of --shard: i/n, one of n shards.
+type shardValue struct{ shard reports.Shard }
+
+func (s *shardValue) String() string {
+	if s.shard.Count == 0 {
+		return ""
+	}
+	return s.shard.String()
+}
+
+// Type names the value in help: --shard I/N.
+func (s *shardValue) Type() string { return "I/N" }
+
+func (s *shardValue) Set(text string) error {
+	sh, err := reports.ParseShard(text)
+	if err != nil {
+		return err
+	}
+	s.shard = sh
 	return nil
 }
