@@ -96,6 +96,7 @@ func Catalogue(o Options) *Checks {
 		e.remote()
 	case suite.RelayRole:
 		e.relayChecks()
+		e.relChecks()
 	}
 	return e.checks
 }

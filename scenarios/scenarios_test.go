@@ -80,6 +80,14 @@ var _ = Describe("reference mirror, opted in", func() {
 	scenarios.Catalogue(scenarios.Options{Subject: suite.Relay([]string{binary, "mirror", suite.URLPlaceholder, "--unstable-protocol"}, wire.Options{})})
 })
 
+var _ = Describe("reference mirror in-process", func() {
+	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceMirror()})
+})
+
+var _ = Describe("reference command relay in-process", func() {
+	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceCommandRelay()})
+})
+
 // The contract audit: every rule covered, every cited ID known, no two
 // specs of one name. The pending list is printed until it is empty.
 var _ = ReportAfterSuite("contract coverage and timing", func(r Report) {

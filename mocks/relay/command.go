@@ -41,6 +41,12 @@ func (p process) Stop() error           { return p.p.Stop() }
 
 // RelayTo relays each connection to what start starts, frames unchanged.
 func RelayTo(start func() (Stdio, error), log *slog.Logger) Agent {
+	return TamperedRelayTo(start, nil, log)
+}
+
+// TamperedRelayTo is RelayTo made wrong on purpose by t (package mutants);
+// a nil t relays faithfully.
+func TamperedRelayTo(start func() (Stdio, error), t *Tamper, log *slog.Logger) Agent {
 	return func(ctx context.Context, conn wire.Conn) {
 		cmd, err := start()
 		if err != nil {
@@ -58,8 +64,10 @@ func RelayTo(start func() (Stdio, error), log *slog.Logger) Agent {
 					line = line[:n-1]
 				}
 				if len(line) > 0 {
-					if werr := conn.WriteRaw(ctx, line); werr != nil {
-						return
+					for _, f := range t.frames(ToClient, line) {
+						if werr := conn.WriteRaw(ctx, f); werr != nil {
+							return
+						}
 					}
 				}
 				if err != nil {
@@ -75,14 +83,19 @@ func RelayTo(start func() (Stdio, error), log *slog.Logger) Agent {
 				if err != nil {
 					return
 				}
-				if _, err := cmd.Stdin().Write(append(frame, '\n')); err != nil {
-					log.Warn("relay: the command stopped reading", "err", fmt.Sprint(err))
-					return
+				for _, f := range t.frames(ToAgent, frame) {
+					if _, err := cmd.Stdin().Write(append(f, '\n')); err != nil {
+						log.Warn("relay: the command stopped reading", "err", fmt.Sprint(err))
+						return
+					}
 				}
 			}
 		}()
 		select { // either side ending ends the session
 		case <-done:
+			if t.keepOpen() {
+				<-ctx.Done()
+			}
 		case <-ctx.Done():
 		}
 	}

@@ -30,6 +30,8 @@ type MirrorOptions struct {
 	Header http.Header
 	// MaxFrame bounds frames from either side; 0 means the default.
 	MaxFrame int
+	// Tamper, when set, makes the mirror wrong on purpose (package mutants).
+	Tamper *Tamper
 }
 
 // Mirror connects to the agent at url and serves ACP to the client on
@@ -49,8 +51,10 @@ func Mirror(ctx context.Context, url string, local wire.Conn, opts MirrorOptions
 			if opts.RebuildCapabilities && gjson.GetBytes(frame, "method").Str == "initialize" {
 				frame = rebuildCapabilities(frame)
 			}
-			if err := remote.WriteRaw(ctx, frame); err != nil {
-				cancel()
+			for _, f := range opts.Tamper.frames(ToAgent, frame) {
+				if err := remote.WriteRaw(ctx, f); err != nil {
+					cancel()
+				}
 			}
 		})
 	}()
@@ -63,12 +67,17 @@ func Mirror(ctx context.Context, url string, local wire.Conn, opts MirrorOptions
 				_ = remote.WriteRaw(ctx, []byte(answer))
 				return
 			}
-			if err := local.WriteRaw(ctx, append(frame, '\n')); err != nil {
-				cancel()
+			for _, f := range opts.Tamper.frames(ToClient, frame) {
+				if err := local.WriteRaw(ctx, append(f, '\n')); err != nil {
+					cancel()
+				}
 			}
 		})
 	}()
 	err = <-ended
+	if opts.Tamper.keepOpen() {
+		<-ctx.Done()
+	}
 	local.Close()
 	remote.Close()
 	<-ended

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -176,5 +177,32 @@ func TestServerEndpoints(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || string(body) != "ok\n" {
 		t.Errorf("healthz %d %q", resp.StatusCode, body)
+	}
+}
+
+// TestCommandRelaysLongLinesWhole: a line of the command far above the
+// line reader's 64 KiB buffer goes out as one message, not split (REL-7).
+func TestCommandRelaysLongLinesWhole(t *testing.T) {
+	ctx := ctxFor(t)
+	srv, err := relay.NewServer("127.0.0.1:0", relay.Command([]string{"cat"}, slog.New(slog.DiscardHandler)), relay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	conn, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	frame := `{"jsonrpc":"2.0","method":"x","params":{"s":"` + strings.Repeat("0123456789", 100<<10) + `"}}`
+	if err := conn.WriteRaw(ctx, []byte(frame)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := conn.ReadFrame(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != frame {
+		t.Errorf("relayed a line of %d bytes as a message of %d bytes", len(frame), len(got))
 	}
 }

@@ -1,0 +1,213 @@
+package mutants
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/acpconform/acpconform/mocks/relay"
+	"github.com/acpconform/acpconform/suite"
+)
+
+// RelayMutant is one deliberate defect of our relays (mocks/relay), made
+// with a relay.Tamper: the relay catalogue, run against the tampered relay
+// in-process, must fail the check Kills.
+type RelayMutant struct {
+	Name   string // kebab-case
+	Rule   string // the CONTRACT ID it breaks
+	Relay  string // "mirror" or "command relay"
+	Kills  string // the ID of a check that must fail
+	Tamper func() *relay.Tamper
+}
+
+// Subject is the tampered relay as the catalogue checks it.
+func (m RelayMutant) Subject() suite.Subject {
+	name := "mutant " + m.Name + " of the reference " + m.Relay
+	if m.Relay == "mirror" {
+		return suite.TamperedMirror(name, m.Tamper)
+	}
+	return suite.TamperedCommandRelay(name, m.Tamper)
+}
+
+// Relays lists the mutants of our relays, at least one per REL rule.
+var Relays = []RelayMutant{
+	{"cancel-not-renumbered", "REL-2", "mirror", "REL-2/cancel-request-translated", frames(func() filter { return (&renumbering{}).filter })},
+	{"answers-crossed", "REL-3", "command relay", "REL-3/concurrent-both-ways", frames(func() filter { return (&renumbering{translateCancel: true, crossed: true}).filter })},
+	{"session-cancel-swallowed", "REL-2", "command relay", "REL-2/session-cancel-passes", frames(func() filter {
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			if dir == relay.ToAgent && methodOf(frame) == "session/cancel" {
+				return nil
+			}
+			return [][]byte{frame}
+		}
+	})},
+	{"error-answer-rewritten", "REL-1", "mirror", "REL-1/answers-unchanged", frames(func() filter {
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			msg, ok := decode(frame)
+			if dir == relay.ToAgent && ok && msg["method"] == nil && msg["error"] != nil {
+				msg["error"] = json.RawMessage(`{"code":-32603,"message":"Internal error"}`)
+				return [][]byte{encode(msg)}
+			}
+			return [][]byte{frame}
+		}
+	})},
+	{"updates-behind-response", "REL-4", "command relay", "REL-4/updates-in-order", frames(func() filter {
+		var held [][]byte // session/update notifications, until the next response
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			msg, ok := decode(frame)
+			switch {
+			case dir != relay.ToClient || !ok:
+			case methodOf(frame) == "session/update":
+				held = append(held, frame)
+				return nil
+			case msg["method"] == nil && msg["id"] != nil:
+				out := append([][]byte{frame}, held...)
+				held = nil
+				return out
+			}
+			return [][]byte{frame}
+		}
+	})},
+	{"capabilities-trimmed", "REL-5", "mirror", "REL-5/capabilities-unchanged", frames(func() filter {
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			if dir == relay.ToAgent && methodOf(frame) == "initialize" {
+				return [][]byte{trimCapabilities(frame)}
+			}
+			return [][]byte{frame}
+		}
+	})},
+	{"other-side-kept-open", "REL-6", "mirror", "REL-6/client-gone-closes-agent", func() *relay.Tamper { return &relay.Tamper{KeepOpen: true} }},
+	{"agent-gone-client-kept", "REL-6", "command relay", "REL-6/agent-gone-closes-client", func() *relay.Tamper { return &relay.Tamper{KeepOpen: true} }},
+	{"large-frames-split", "REL-7", "command relay", "REL-7/near-1mib-both-ways", frames(func() filter {
+		return func(_ relay.Direction, frame []byte) [][]byte {
+			if n := len(frame); n > 256<<10 {
+				return [][]byte{frame[:n/2], frame[n/2:]}
+			}
+			return [][]byte{frame}
+		}
+	})},
+}
+
+// filter is a relay.Tamper's Frame.
+type filter = func(dir relay.Direction, frame []byte) [][]byte
+
+// frames makes a tamper of a fresh filter, safe for both directions at once.
+func frames(newFilter func() filter) func() *relay.Tamper {
+	return func() *relay.Tamper {
+		var mu sync.Mutex
+		f := newFilter()
+		return &relay.Tamper{Frame: func(dir relay.Direction, frame []byte) [][]byte {
+			mu.Lock()
+			defer mu.Unlock()
+			return f(dir, frame)
+		}}
+	}
+}
+
+// renumbering renumbers the agent's requests, as a proxy with an id space
+// of its own toward the client does, and maps the client's answers back.
+// It forgets the requestId of $/cancel_request unless translateCancel,
+// and, when crossed, maps an answer to the newest request pending instead
+// of its own.
+type renumbering struct {
+	translateCancel, crossed bool
+
+	next    int
+	pending []pendingID // oldest first
+}
+
+type pendingID struct {
+	mine   int             // the id the client sees
+	agents json.RawMessage // the agent's
+}
+
+func (r *renumbering) filter(dir relay.Direction, frame []byte) [][]byte {
+	msg, ok := decode(frame)
+	if !ok {
+		return [][]byte{frame}
+	}
+	_, isCall := msg["method"]
+	id, hasID := msg["id"]
+	switch {
+	case dir == relay.ToClient && isCall && hasID && string(id) != "null":
+		mine := 1000 + r.next
+		r.next++
+		r.pending = append(r.pending, pendingID{mine, id})
+		msg["id"] = encode(mine)
+	case dir == relay.ToClient && r.translateCancel && methodOf(frame) == "$/cancel_request":
+		var params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		_ = json.Unmarshal(msg["params"], &params)
+		for _, p := range r.pending {
+			if string(p.agents) == string(params.RequestID) {
+				msg["params"] = encode(map[string]int{"requestId": p.mine})
+			}
+		}
+	case dir == relay.ToAgent && !isCall && hasID:
+		var mine int
+		if json.Unmarshal(id, &mine) != nil {
+			return [][]byte{frame}
+		}
+		at := -1
+		for i, p := range r.pending {
+			if p.mine == mine {
+				at = i
+			}
+		}
+		if at < 0 {
+			return [][]byte{frame}
+		}
+		if r.crossed {
+			at = len(r.pending) - 1
+		}
+		msg["id"] = r.pending[at].agents
+		r.pending = append(r.pending[:at], r.pending[at+1:]...)
+	default:
+		return [][]byte{frame}
+	}
+	return [][]byte{encode(msg)}
+}
+
+// trimCapabilities drops the client's _meta and elicitation.url from an
+// initialize, as a relay that rebuilds what it knows of them does.
+func trimCapabilities(frame []byte) []byte {
+	msg, ok := decode(frame)
+	if !ok {
+		return frame
+	}
+	var params map[string]json.RawMessage
+	var caps map[string]json.RawMessage
+	var elicitation map[string]json.RawMessage
+	_ = json.Unmarshal(msg["params"], &params)
+	_ = json.Unmarshal(params["clientCapabilities"], &caps)
+	_ = json.Unmarshal(caps["elicitation"], &elicitation)
+	delete(caps, "_meta")
+	if elicitation != nil {
+		delete(elicitation, "url")
+		caps["elicitation"] = encode(elicitation)
+	}
+	params["clientCapabilities"] = encode(caps)
+	msg["params"] = encode(params)
+	return encode(msg)
+}
+
+func decode(frame []byte) (map[string]json.RawMessage, bool) {
+	var msg map[string]json.RawMessage
+	return msg, json.Unmarshal(frame, &msg) == nil && msg != nil
+}
+
+func encode(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("mutants: " + err.Error())
+	}
+	return b
+}
+
+func methodOf(frame []byte) string {
+	var m struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(frame, &m)
+	return m.Method
+}

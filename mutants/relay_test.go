@@ -1,0 +1,104 @@
+package mutants
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/acpconform/acpconform/scenarios"
+	"github.com/acpconform/acpconform/suite"
+)
+
+// The child process that runs the relay catalogue against one relay
+// mutant (Ginkgo runs once per process) is this test binary, told which
+// by these variables.
+const (
+	relayMutantEnv = "ACPCONFORM_RELAY_MUTANT"
+	relayReportEnv = "ACPCONFORM_RELAY_REPORT"
+)
+
+// relayFailure is one check that failed against a relay mutant.
+type relayFailure struct {
+	ID      string   `json:"id"`
+	Rules   []string `json:"rules"`
+	Failure string   `json:"failure"`
+}
+
+// TestRelayMutantChild runs the relay catalogue against the mutant its
+// environment names, and writes the checks that failed; it does nothing
+// in a test run of its own.
+func TestRelayMutantChild(t *testing.T) {
+	name, out := os.Getenv(relayMutantEnv), os.Getenv(relayReportEnv)
+	if name == "" || out == "" {
+		t.Skip("runs as the child of TestMutantsAreKilled")
+	}
+	var mutant *RelayMutant
+	for i := range Relays {
+		if Relays[i].Name == name {
+			mutant = &Relays[i]
+		}
+	}
+	if mutant == nil {
+		t.Fatalf("no relay mutant %q", name)
+	}
+	cfg := suite.Config{Subject: mutant.Subject(), Response: 2 * time.Second, Scenario: 10 * time.Second}
+	report := suite.Run(cfg, func() {
+		scenarios.Catalogue(scenarios.Options{Subject: cfg.Subject, Response: cfg.Response, Scenario: cfg.Scenario})
+	})
+	var failed []relayFailure
+	for _, s := range report.SpecReports {
+		if !s.Failed() {
+			continue
+		}
+		f := relayFailure{Failure: s.Failure.Message}
+		for _, l := range s.Labels() {
+			if id, ok := suite.CheckID(l); ok {
+				f.ID = id
+			}
+			if rule, ok := cutPrefix(l, "rule:"); ok {
+				f.Rules = append(f.Rules, rule)
+			}
+		}
+		failed = append(failed, f)
+	}
+	data, err := json.Marshal(failed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func cutPrefix(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
+		return s[len(prefix):], true
+	}
+	return "", false
+}
+
+// runRelay runs the relay catalogue against m in a child process and
+// returns the checks that failed.
+func runRelay(t *testing.T, m RelayMutant) []relayFailure {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out := filepath.Join(t.TempDir(), "failed.json")
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestRelayMutantChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), relayMutantEnv+"="+m.Name, relayReportEnv+"="+out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the relay catalogue against %s did not run: %v\n%s", m.Name, err, tail(b))
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []relayFailure
+	if err := json.Unmarshal(data, &failed); err != nil {
+		t.Fatal(err)
+	}
+	return failed
+}

@@ -1,0 +1,364 @@
+package scenarios
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/acpconform/acpconform/probe"
+)
+
+// relChecks: what every relay must carry faithfully (REL-1..7). The
+// harness plays both ends of the relay with the same request ids on both
+// sides, so that a relay which renumbers must map them back.
+func (e *env) relChecks() {
+	Describe("REL: a relay under test", func() {
+		e.it("ids-mapped-back", "answers each request with the id its requester used, though both sides use the same ids", rules("REL-1", "REL-3"), func(ctx SpecContext) {
+			p := e.openRelay(ctx)
+			prompt := p.prompt(ctx, idPrompt, p.session, "go")
+			// The agent's ids 0, 1, 2 are the client's, and its 2 is in flight.
+			for i := 0; i < 3; i++ {
+				p.agent.send(ctx, request(i, "elicitation/create", relQuestion(p.session, fmt.Sprintf("Question %d?", i), 3)))
+			}
+			asked := p.client.awaitN(ctx, "the agent's 3 elicitation/create requests", 3, func(m relMsg) bool { return m.isRequest("elicitation/create") })
+			for _, q := range asked {
+				i := questionIndex(q)
+				expectJSON(fmt.Sprintf("the relay changed the params of the agent's elicitation/create id %d on their way to the client", i), q.Params,
+					relQuestion(p.session, fmt.Sprintf("Question %d?", i), 3))
+			}
+			for k := len(asked) - 1; k >= 0; k-- {
+				p.client.send(ctx, answer(asked[k].ID, accept(questionIndex(asked[k]))))
+			}
+			for i := 0; i < 3; i++ {
+				got := p.agent.await(ctx, fmt.Sprintf("an answer to its elicitation/create id %d", i), func(m relMsg) bool { return m.answers(i) })
+				expectJSON(fmt.Sprintf("relay defect: the agent's elicitation/create id %d got another request's answer, or a changed one, with its id", i), got.Result, accept(i))
+			}
+			done := json.RawMessage(`{"stopReason":"end_turn","_meta":{"acpconform.dev/rel":"prompt"}}`)
+			p.agent.send(ctx, answer(prompt.ID, done))
+			got := p.client.await(ctx, "the answer to its session/prompt (id 2)", func(m relMsg) bool { return m.answers(idPrompt) })
+			expectJSON("the relay changed the agent's answer to session/prompt on its way to the client", got.Result, done)
+		})
+
+		e.it("answers-unchanged", "passes accept, decline, cancel and error answers to the agent unchanged", rules("REL-1"), func(ctx SpecContext) {
+			p := e.openRelay(ctx)
+			p.prompt(ctx, idPrompt, p.session, "go")
+			answers := []struct {
+				kind   string
+				result json.RawMessage // or
+				error  json.RawMessage
+			}{
+				{kind: "accept", result: json.RawMessage(`{"action":"accept","content":{"choice":"choice_1"},"_meta":{"acpconform.dev/rel":{"n":1.5,"s":"café ✓"}}}`)},
+				{kind: "decline", result: json.RawMessage(`{"action":"decline"}`)},
+				{kind: "cancel", result: json.RawMessage(`{"action":"cancel"}`)},
+				{kind: "error", error: json.RawMessage(`{"code":-32602,"message":"Invalid params: the form cannot be shown","data":{"reason":"no form","field":"choice"}}`)},
+			}
+			for i := range answers {
+				p.agent.send(ctx, request(i+1, "elicitation/create", relQuestion(p.session, fmt.Sprintf("Question %d?", i), 2)))
+				q := p.client.await(ctx, fmt.Sprintf("the agent's elicitation/create %q", fmt.Sprintf("Question %d?", i)), func(m relMsg) bool {
+					return m.isRequest("elicitation/create") && messageOf(m) == fmt.Sprintf("Question %d?", i)
+				})
+				a := answers[i]
+				if a.error != nil {
+					p.client.send(ctx, errorAnswer(q.ID, a.error))
+				} else {
+					p.client.send(ctx, answer(q.ID, a.result))
+				}
+				got := p.agent.await(ctx, fmt.Sprintf("the client's %s answer to its elicitation/create id %d", a.kind, i+1), func(m relMsg) bool { return m.answers(i + 1) })
+				if a.error != nil {
+					assert(got.Result == nil, "relay defect: the client answered elicitation/create with an error, and the agent received a result %s instead", show(got.Result))
+					expectJSON("relay defect: the relay changed the client's error answer on its way to the agent", got.Error, a.error)
+				} else {
+					assert(got.Error == nil, "relay defect: the client answered elicitation/create with %s, and the agent received the error %s instead", a.kind, show(got.Error))
+					expectJSON(fmt.Sprintf("relay defect: the relay changed the client's %s answer on its way to the agent", a.kind), got.Result, a.result)
+				}
+			}
+		})
+
+		e.it("cancel-request-translated", "passes the agent's $/cancel_request to the client with the id the client saw", rules("REL-2"), func(ctx SpecContext) {
+			p := e.openRelay(ctx)
+			p.prompt(ctx, idPrompt, p.session, "go")
+			const agentID = 2 // the client's session/prompt is in flight with it too
+			p.agent.send(ctx, request(agentID, "elicitation/create", relQuestion(p.session, "Deploy where?", 2)))
+			q := p.client.await(ctx, "the agent's elicitation/create", func(m relMsg) bool { return m.isRequest("elicitation/create") })
+			p.agent.send(ctx, notification("$/cancel_request", map[string]int{"requestId": agentID}))
+			c := p.client.await(ctx, "the agent's $/cancel_request", func(m relMsg) bool { return m.isNotification("$/cancel_request") })
+			var params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			_ = json.Unmarshal(c.Params, &params)
+			if !probe.SameValue(params.RequestID, q.ID) {
+				Fail(fmt.Sprintf("relay defect: the agent cancelled its elicitation/create (id %d on the agent's side), which the client received as id %s, "+
+					"but the $/cancel_request the client received has requestId %s: the relay renumbered the request and not its cancellation, "+
+					"so the client cannot tell which request ended\nthe $/cancel_request's params: %s", agentID, q.ID, show(params.RequestID), show(c.Params)))
+			}
+			p.client.send(ctx, answer(q.ID, json.RawMessage(`{"action":"cancel"}`)))
+			got := p.agent.await(ctx, "the client's answer to the cancelled elicitation/create", func(m relMsg) bool { return m.answers(agentID) })
+			expectJSON("the relay changed the client's cancel answer on its way to the agent", got.Result, json.RawMessage(`{"action":"cancel"}`))
+		})
+
+		e.it("session-cancel-passes", "passes the client's session/cancel to the agent", rules("REL-2"), func(ctx SpecContext) {
+			p := e.openRelay(ctx)
+			prompt := p.prompt(ctx, idPrompt, p.session, "go")
+			params := json.RawMessage(mustJSON(map[string]string{"sessionId": p.session}))
+			p.client.send(ctx, notification("session/cancel", params))
+			got := p.agent.await(ctx, "the client's session/cancel", func(m relMsg) bool { return m.isNotification("session/cancel") })
+			expectJSON("the relay changed session/cancel's params on their way to the agent", got.Params, params)
+			cancelled := json.RawMessage(`{"stopReason":"cancelled"}`)
+			p.agent.send(ctx, answer(prompt.ID, cancelled))
+			turn := p.client.await(ctx, "the answer to its session/prompt (id 2)", func(m relMsg) bool { return m.answers(idPrompt) })
+			expectJSON("the relay changed the agent's answer to the cancelled session/prompt", turn.Result, cancelled)
+		})
+
+		e.it("concurrent-both-ways", "answers requests in flight both ways at once, several for one session, answered out of order, each to its sender", rules("REL-3", "REL-1"), func(ctx SpecContext) {
+			p, initReq := e.throughRelayRaw(ctx, relCaps)
+			p.agent.send(ctx, answer(initReq.ID, relInitResult))
+			p.client.await(ctx, "the answer to its initialize (id 0)", func(m relMsg) bool { return m.answers(idInitialize) })
+
+			// Two session/new in flight, answered in the other order.
+			cwd := map[int]string{1: "/rel/a", 2: "/rel/b"}
+			for _, id := range []int{1, 2} {
+				p.client.send(ctx, request(id, "session/new", map[string]any{"cwd": cwd[id], "mcpServers": []any{}}))
+			}
+			news := p.agent.awaitN(ctx, "the client's 2 session/new requests", 2, func(m relMsg) bool { return m.isRequest("session/new") })
+			for k := len(news) - 1; k >= 0; k-- {
+				var params struct {
+					Cwd string `json:"cwd"`
+				}
+				_ = json.Unmarshal(news[k].Params, &params)
+				p.agent.send(ctx, answer(news[k].ID, map[string]string{"sessionId": "session" + strings.ReplaceAll(params.Cwd, "/", "-")}))
+			}
+			for _, id := range []int{1, 2} {
+				got := p.client.await(ctx, fmt.Sprintf("the answer to its session/new id %d", id), func(m relMsg) bool { return m.answers(id) })
+				expectJSON(fmt.Sprintf("relay defect: the client's session/new id %d (cwd %s) got the answer meant for another request", id, cwd[id]),
+					got.Result, json.RawMessage(mustJSON(map[string]string{"sessionId": "session" + strings.ReplaceAll(cwd[id], "/", "-")})))
+			}
+			a, b := "session-rel-a", "session-rel-b"
+
+			// Two prompts in flight (ids 3, 4), and four elicitations
+			// (ids 1..4, three for one session) the other way.
+			promptA, promptB := p.prompt(ctx, 3, a, "go a"), p.prompt(ctx, 4, b, "go b")
+			questions := []struct {
+				id      int
+				session string
+			}{{1, a}, {2, a}, {3, a}, {4, b}}
+			for i, q := range questions {
+				p.agent.send(ctx, request(q.id, "elicitation/create", relQuestion(q.session, fmt.Sprintf("Question %d?", i), len(questions))))
+			}
+			asked := p.client.awaitN(ctx, "the agent's 4 elicitation/create requests", 4, func(m relMsg) bool { return m.isRequest("elicitation/create") })
+			for _, k := range []int{3, 0, 2, 1} { // out of order
+				p.client.send(ctx, answer(asked[k].ID, accept(questionIndex(asked[k]))))
+			}
+			for i, q := range questions {
+				got := p.agent.await(ctx, fmt.Sprintf("an answer to its elicitation/create id %d", q.id), func(m relMsg) bool { return m.answers(q.id) })
+				expectJSON(fmt.Sprintf("relay defect: the agent's elicitation/create id %d (%q, session %s) got another request's answer, or a changed one",
+					q.id, fmt.Sprintf("Question %d?", i), q.session), got.Result, accept(i))
+			}
+			doneFor := func(s string) json.RawMessage {
+				return json.RawMessage(mustJSON(map[string]any{"stopReason": "end_turn", "_meta": map[string]string{"acpconform.dev/rel": s}}))
+			}
+			p.agent.send(ctx, answer(promptB.ID, doneFor(b)))
+			p.agent.send(ctx, answer(promptA.ID, doneFor(a)))
+			for id, s := range map[int]string{3: a, 4: b} {
+				got := p.client.await(ctx, fmt.Sprintf("the answer to its session/prompt id %d", id), func(m relMsg) bool { return m.answers(id) })
+				expectJSON(fmt.Sprintf("relay defect: the client's session/prompt id %d (session %s) got the answer meant for another request", id, s), got.Result, doneFor(s))
+			}
+		})
+
+		e.it("updates-in-order", "passes session/update notifications in order, before the response sent after them", rules("REL-4"), func(ctx SpecContext) {
+			p := e.openRelay(ctx)
+			prompt := p.prompt(ctx, idPrompt, p.session, "go")
+			var want []string
+			for i := 0; i < 20; i++ {
+				want = append(want, fmt.Sprintf("part %d", i))
+				p.agent.send(ctx, notification("session/update", chunk(p.session, want[i])))
+			}
+			p.agent.send(ctx, answer(prompt.ID, map[string]string{"stopReason": "end_turn"}))
+			p.client.await(ctx, "the answer to its session/prompt (id 2)", func(m relMsg) bool { return m.answers(idPrompt) })
+			var before []string
+			for _, m := range p.client.received() {
+				if m.answers(idPrompt) {
+					break
+				}
+				if m.isNotification("session/update") {
+					before = append(before, chunkText(m))
+				}
+			}
+			check(same("relay defect: the session/update notifications the client received before the answer to its session/prompt are not the agent's, "+
+				"in the order it sent them before that answer", before, want))
+		})
+
+		e.it("capabilities-unchanged", "passes the client's initialize capabilities to the agent unchanged, elicitation.url and _meta included", rules("REL-5"), func(ctx SpecContext) {
+			_, initReq := e.throughRelayRaw(ctx, relCaps)
+			var params struct {
+				Caps json.RawMessage `json:"clientCapabilities"`
+			}
+			_ = json.Unmarshal(initReq.Params, &params)
+			expectJSON("relay defect: the client's initialize capabilities reached the agent changed", params.Caps, relCaps)
+		})
+
+		e.it("client-gone-closes-agent", "closes its connection to the agent promptly when the client goes away", rules("REL-6"), func(ctx SpecContext) {
+			p := e.pendingElicitation(ctx)
+			p.client.conn.Close()
+			e.expectClosed(ctx, p.agent, "the client went away (its connection to the relay closed)")
+		})
+
+		e.it("agent-gone-closes-client", "closes its connection to the client promptly when the agent goes away", rules("REL-6"), func(ctx SpecContext) {
+			p := e.pendingElicitation(ctx)
+			p.agent.conn.Close()
+			e.expectClosed(ctx, p.client, "the agent went away (its connection to the relay closed)")
+		})
+
+		e.it("near-1mib-both-ways", "passes a message of nearly 1 MiB unchanged both ways", rules("REL-7"), func(ctx SpecContext) {
+			p := e.openRelay(ctx)
+			params := sized(nearMiB, func(text string) json.RawMessage { return promptParams(p.session, text) }, request(idPrompt, "session/prompt", nil))
+			p.client.send(ctx, request(idPrompt, "session/prompt", params))
+			got := p.agent.await(ctx, "the client's session/prompt of nearly 1 MiB", func(m relMsg) bool { return m.isRequest("session/prompt") || m.Bad != "" })
+			expectWhole(got, "session/prompt", params, p.agent)
+			update := sized(nearMiB, func(text string) json.RawMessage { return chunk(p.session, text) }, notification("session/update", nil))
+			p.agent.send(ctx, notification("session/update", update))
+			got = p.client.await(ctx, "the agent's session/update of nearly 1 MiB", func(m relMsg) bool { return m.isNotification("session/update") || m.Bad != "" })
+			expectWhole(got, "session/update", update, p.client)
+		})
+
+		e.it("over-1mib-to-agent", "refuses a message over 1 MiB to the agent with an error or a close, or passes it whole", rules("REL-7"), func(ctx SpecContext) {
+			p := e.openRelay(ctx)
+			params := sized(overMiB, func(text string) json.RawMessage { return promptParams(p.session, text) }, request(idPrompt, "session/prompt", nil))
+			// A relay may refuse it by closing the client's connection before
+			// it is all written.
+			if err := p.client.trySend(ctx, request(idPrompt, "session/prompt", params)); errors.Is(err, context.DeadlineExceeded) {
+				Fail(err.Error())
+			}
+			e.expectRefusedOrWhole(ctx, p.client, p.agent, "session/prompt", params, func(m relMsg) bool { return m.answers(idPrompt) && len(m.Error) > 0 })
+		})
+
+		e.it("over-1mib-to-client", "refuses a message over 1 MiB to the client with an error or a close, or passes it whole", rules("REL-7"), func(ctx SpecContext) {
+			p := e.openRelay(ctx)
+			update := sized(overMiB, func(text string) json.RawMessage { return chunk(p.session, text) }, notification("session/update", nil))
+			if err := p.agent.trySend(ctx, notification("session/update", update)); errors.Is(err, context.DeadlineExceeded) {
+				Fail(err.Error())
+			}
+			e.expectRefusedOrWhole(ctx, p.agent, p.client, "session/update", update, func(m relMsg) bool { return m.Method == "" && len(m.Error) > 0 })
+		})
+	})
+}
+
+// questionIndex is i of an elicitation asking "Question <i>?".
+func questionIndex(m relMsg) int {
+	var i int
+	if _, err := fmt.Sscanf(messageOf(m), "Question %d?", &i); err != nil {
+		Fail(fmt.Sprintf("the client received an elicitation/create whose message is %q, none the agent sent", messageOf(m)))
+	}
+	return i
+}
+
+// pendingElicitation opens a session and a prompt turn in which the
+// agent's elicitation/create waits for the client's answer.
+func (e *env) pendingElicitation(ctx context.Context) *relPair {
+	GinkgoHelper()
+	p := e.openRelay(ctx)
+	p.prompt(ctx, idPrompt, p.session, "go")
+	p.agent.send(ctx, request(1, "elicitation/create", relQuestion(p.session, "Deploy where?", 2)))
+	p.client.await(ctx, "the agent's elicitation/create", func(m relMsg) bool { return m.isRequest("elicitation/create") })
+	return p
+}
+
+// expectClosed fails unless the relay ends other's connection within the
+// bound of promptly of what happened.
+func (e *env) expectClosed(ctx context.Context, other *relEnd, what string) {
+	GinkgoHelper()
+	if _, ok := receive(ctx, e.promptly, other.done); !ok {
+		Fail(fmt.Sprintf("relay defect: %s while the agent's elicitation/create was pending, and the relay kept its connection to the %s "+
+			"open for more than %s: the %s waits for what can no longer come", what, other.side, e.promptly, other.side))
+	}
+}
+
+// The sizes REL-7 sends: nearly its 1 MiB, with room for a relay that
+// writes JSON a little longer than it came; and beyond it.
+const (
+	nearMiB = 1<<20 - 1<<10
+	overMiB = 1<<20 + 64<<10
+)
+
+// sized returns the params that build(text) builds with text long enough
+// for the message shell, sent with them, to be size bytes.
+func sized(size int, build func(text string) json.RawMessage, shell any) json.RawMessage {
+	base := len(mustJSON(shell)) - len("null") + len(build(""))
+	return build(filler(size - base))
+}
+
+// expectWhole fails unless got is the method's message with params: not a
+// piece of it, not a changed copy.
+func expectWhole(got relMsg, method string, params json.RawMessage, at *relEnd) {
+	GinkgoHelper()
+	if got.Bad != "" {
+		var pieces []string
+		for _, m := range at.received() {
+			if m.Bad != "" {
+				pieces = append(pieces, fmt.Sprint(m.Size))
+			}
+		}
+		Fail(fmt.Sprintf("relay defect: the %s received, instead of the %s of %d bytes, %s of %s bytes that %s no JSON: the relay truncated or split it",
+			at.side, method, len(params), plural(len(pieces), "a frame", "frames"), strings.Join(pieces, ", "), plural(len(pieces), "is", "are")))
+	}
+	if !probe.SameValue(got.Params, params) {
+		Fail(fmt.Sprintf("relay defect: the %s received a %s whose params are %d bytes, not the %d bytes sent: the relay changed a message of about 1 MiB",
+			at.side, method, len(got.Params), len(params)))
+	}
+}
+
+// expectRefusedOrWhole fails unless the relay passed from's message of
+// method with params to to whole, or refused it: an error answer to from
+// (refusal says which), or a closed connection, with no piece of it sent
+// on. A message beyond the harness's own limit (--max-frame) counts as
+// passed: it was not cut below it.
+func (e *env) expectRefusedOrWhole(ctx context.Context, from, to *relEnd, method string, params json.RawMessage, refusal func(relMsg) bool) {
+	GinkgoHelper()
+	var got relMsg
+	decided := func() string {
+		for _, m := range to.received() {
+			if m.Bad != "" || m.Method == method {
+				got = m
+				return "passed"
+			}
+		}
+		for _, m := range from.received() {
+			if refusal(m) {
+				return "refused"
+			}
+		}
+		for _, x := range []*relEnd{from, to} {
+			select {
+			case <-x.done:
+				return "closed"
+			default:
+			}
+		}
+		return ""
+	}
+	wait := e.wait(ctx)
+	for {
+		from.mu.Lock()
+		fromMore := from.more
+		from.mu.Unlock()
+		to.mu.Lock()
+		toMore := to.more
+		to.mu.Unlock()
+		if d := decided(); d == "passed" {
+			expectWhole(got, method, params, to)
+			return
+		} else if d != "" {
+			return
+		}
+		select {
+		case <-fromMore:
+		case <-toMore:
+		case <-wait.Done():
+			Fail(fmt.Sprintf("relay defect: the %s sent a %s of %d bytes, and within %s the relay neither passed it on nor refused it with an error or a close: "+
+				"it dropped it without a word", from.side, method, len(params), e.response))
+		}
+	}
+}
