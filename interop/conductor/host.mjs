@@ -16,7 +16,9 @@ if (args.length === 0) {
   console.error("usage: node host.mjs AGENT_COMMAND_LINE | AGENT ARGS...");
   process.exit(2);
 }
-// One argument is a command line, split by the conductor's own parser.
+// One argument is a command line, split by the conductor's own parser,
+// which knows quotes but no backslashes: enough for {agent}, which quotes
+// a path only when it holds a space or the like, with '...'.
 const agent = args.length === 1 ? args[0] : { command: args[0], args: args.slice(1) };
 
 // ownStdio is the conductor's connection to its client: this process's
