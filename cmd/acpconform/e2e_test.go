@@ -361,6 +361,11 @@ func TestListAndExplain(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil || len(suite.Rules()) != 58 || len(rules) != len(suite.Rules()) {
 		t.Fatalf("list --json: %v, %d rules", err, len(rules))
 	}
+	for _, rule := range rules {
+		if len(rule.Checks) == 0 { // the relay catalogue walked too
+			t.Errorf("list --json: %s has no check", rule.ID)
+		}
+	}
 	r = acpconform(t, nil, "explain", "CLI-4")
 	expectCode(t, r, 0)
 	if !strings.Contains(r.stdout, "CLI-4 (SHOULD, client role, area CLI)") || !strings.Contains(r.stdout, "refuses a form it did not advertise") {

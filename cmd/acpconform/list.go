@@ -27,6 +27,7 @@ func catalogue() []listed {
 	report := suite.Run(suite.Config{Subject: suite.Reference(), DryRun: true}, func() {
 		scenarios.Catalogue(scenarios.Options{Subject: suite.Reference()})
 		scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceClient(probeclient.Options{})})
+		scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceCommandRelay()})
 	})
 	byRule := map[string][]string{}
 	for _, c := range reports.FromGinkgo(report, "", nil, false).Checks {
