@@ -112,11 +112,15 @@ func (e *env) cli() {
 
 		e.it("exits-after-turn", "exits with status 0 when its prompt turn ends", rules("CLI-5"), func(ctx SpecContext) {
 			e.needTestMode()
+			const notOurs = "the client is no process acpconform started (it runs in-process, or connects by itself with --listen): its exit cannot be watched"
+			if _, listening := e.subject.(*suite.Listener); listening || e.subject.InProcess() {
+				Skip(notOurs) // before connecting: a --listen client's connections are counted
+			}
 			e.needForm(ctx)
 			t := e.turn(ctx, elicitStep(plainForm(), probe.User{Action: "accept", Pick: 0}, nil, nil))
 			exited := t.link.Exited()
 			if exited == nil {
-				Skip("the client is no process acpconform started (it runs in-process, or connects by itself with --listen): its exit cannot be watched")
+				Skip(notOurs)
 			}
 			_, ok := receive(ctx, e.response, exited)
 			assert(ok, "the client was still running after %s, once its prompt turn had ended: a client in test mode exits with status 0 when its turn ends (docs/probe.md §2)\n%s", e.response, noTestModeHint)
@@ -124,12 +128,15 @@ func (e *env) cli() {
 		})
 
 		e.it("client-refuses-binary-frame", "refuses a binary WebSocket frame, closing with 1003", rules("REM-1"), func(ctx SpecContext) {
+			if why := e.noWebSocketOfTheClient(); why != "" {
+				Skip(why) // before connecting: a --listen client's connections are counted
+			}
 			link, err := e.subject.Connect(ctx)
 			must("connecting to "+e.subject.Name(), err)
 			ws, ok := link.Conn.(*wire.WebSocketConn)
 			if !ok {
 				link.Close()
-				Skip("the client is not connected over WebSocket")
+				Fail(fmt.Sprintf("acpconform: %s says its transport is a WebSocket, but its connection is a %T", e.subject.Name(), link.Conn))
 			}
 			a := agent.New(agent.Config{Timeout: e.response})
 			held := make(chan struct{}) // the turn stays open: the client waits for its end
@@ -164,6 +171,24 @@ func (e *env) cli() {
 				"the client, which did not advertise form elicitation, answered a form with %s, want JSON-RPC error -32602", answerOf(ex))
 		})
 	})
+}
+
+// noWebSocketOfTheClient says why a check of the client's WebSocket
+// transport cannot run, from what the subject says of its transport;
+// "" when the client's own transport is a WebSocket the harness holds.
+func (e *env) noWebSocketOfTheClient() string {
+	switch t := e.subject.Transport(); t {
+	case suite.WebSocketTransport:
+		return ""
+	case suite.BridgeTransport:
+		return "the client speaks to its agent through acpconform bridge (stdio): its WebSocket transport is not under test"
+	case suite.StdioTransport:
+		return "the client speaks to its agent on its stdio: it has no WebSocket transport under test (give it {url}, or check it with --listen)"
+	case suite.InProcessTransport:
+		return "the client runs in-process, on an in-memory pipe: it has no WebSocket transport under test"
+	default:
+		return fmt.Sprintf("the client's transport is %s: no WebSocket is under test", t)
+	}
 }
 
 // obeyed asks the mock agent to compare the answer with the scripted

@@ -21,8 +21,9 @@ func (r referenceClient) Name() string {
 	}
 	return "reference client (in-process)"
 }
-func (referenceClient) Role() Role      { return ClientRole }
-func (referenceClient) InProcess() bool { return true }
+func (referenceClient) Role() Role           { return ClientRole }
+func (referenceClient) InProcess() bool      { return true }
+func (referenceClient) Transport() Transport { return InProcessTransport }
 
 func (r referenceClient) Connect(ctx context.Context) (*Link, error) {
 	mine, theirs := wire.Pipe(wire.Options{})
@@ -46,11 +47,11 @@ func (r referenceClient) Connect(ctx context.Context) (*Link, error) {
 // that connects by itself, once per check; each Connect takes the next
 // connection. URL says where to point the client.
 func ListeningForClients(addr string, opts wire.Options) (*Listener, error) {
-	l := &Listener{conns: make(chan wire.Conn)}
+	l := &Listener{conns: make(chan accepted)}
 	srv, err := wire.Listen(addr, wire.DefaultPath, opts, func(ctx context.Context, conn wire.Conn) {
 		done := make(chan struct{})
 		select {
-		case l.conns <- &ownedConn{Conn: conn, done: done}:
+		case l.conns <- accepted{conn, done}:
 		case <-ctx.Done():
 			return
 		}
@@ -70,18 +71,31 @@ func ListeningForClients(addr string, opts wire.Options) (*Listener, error) {
 type Listener struct {
 	URL   string
 	srv   *wire.Server
-	conns chan wire.Conn
+	conns chan accepted
 }
 
-func (l *Listener) Name() string  { return "client connecting to " + l.URL }
-func (*Listener) Role() Role      { return ClientRole }
-func (*Listener) InProcess() bool { return false }
+// accepted is a connection and how to tell its server handler that the
+// check is done with it.
+type accepted struct {
+	conn wire.Conn
+	done chan struct{}
+}
 
-// Connect waits for the client's next connection.
+func (l *Listener) Name() string       { return "client connecting to " + l.URL }
+func (*Listener) Role() Role           { return ClientRole }
+func (*Listener) InProcess() bool      { return false }
+func (*Listener) Transport() Transport { return WebSocketTransport }
+
+// Connect waits for the client's next connection. The link's Conn is the
+// WebSocket itself, so that checks of the transport (REM-1) reach it.
 func (l *Listener) Connect(ctx context.Context) (*Link, error) {
 	select {
-	case c := <-l.conns:
-		return &Link{Conn: c}, nil
+	case a := <-l.conns:
+		return &Link{Conn: a.conn, close: func() error {
+			err := a.conn.Close()
+			close(a.done)
+			return err
+		}}, nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("no client connected to %s: %w", l.URL, ctx.Err())
 	}
@@ -89,19 +103,3 @@ func (l *Listener) Connect(ctx context.Context) (*Link, error) {
 
 // Close stops serving.
 func (l *Listener) Close() error { return l.srv.Close() }
-
-// ownedConn tells its server handler when the check is done with it.
-type ownedConn struct {
-	wire.Conn
-	done chan struct{}
-}
-
-func (o *ownedConn) Close() error {
-	err := o.Conn.Close()
-	select {
-	case <-o.done:
-	default:
-		close(o.done)
-	}
-	return err
-}

@@ -154,7 +154,7 @@ func preflightRelay(ctx context.Context, link *Link, timeout time.Duration) (pro
 	if connected {
 		a.Close()
 	} else if errors.Is(err, context.DeadlineExceeded) {
-		err = &StartError{What: fmt.Sprintf("it did not connect to the agent served at %s %v", link.UpstreamURL, context.Cause(ctx)), Err: err}
+		err = &StartError{What: fmt.Sprintf("it did not connect to %s %v", link.upstreamWhat, context.Cause(ctx)), Err: err}
 	}
 	return problems, failure, err
 }

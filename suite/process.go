@@ -3,18 +3,24 @@ package suite
 import (
 	"context"
 	"fmt"
+	"net"
+	"os"
 	"slices"
 	"strings"
 
+	"github.com/acpconform/acpconform/internal/bridge"
 	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/mocks/wire"
 )
 
 // Command is an agent or a client started as a process, one process per
 // connection, each in its own process group so that stopping it stops
-// everything it started. It speaks ACP on its stdio, or, when an argument
-// holds the placeholder {url}, connects to a WebSocket the harness serves
-// on loopback for that process.
+// everything it started. It speaks ACP on its stdio; or, when an argument
+// holds the placeholder {url}, it connects to a WebSocket the harness
+// serves on loopback for that process; or, when an argument holds
+// {agent}, it spawns that command line as its agent, and the agent it
+// reaches is the harness, through acpconform bridge (see BridgeCommand).
+// An argument may not hold both.
 func Command(argv []string, role Role, opts wire.Options) Subject {
 	return command{argv: argv, role: role, opts: opts}
 }
@@ -29,9 +35,25 @@ func (c command) Name() string  { return string(c.role) + " command " + strings.
 func (c command) Role() Role    { return c.role }
 func (command) InProcess() bool { return false }
 
+func (c command) Transport() Transport {
+	switch {
+	case holds(c.argv, URLPlaceholder):
+		return WebSocketTransport
+	case holds(c.argv, AgentPlaceholder):
+		return BridgeTransport
+	}
+	return StdioTransport
+}
+
 func (c command) Connect(ctx context.Context) (*Link, error) {
-	if slices.ContainsFunc(c.argv, func(a string) bool { return strings.Contains(a, URLPlaceholder) }) {
+	if holds(c.argv, URLPlaceholder) && holds(c.argv, AgentPlaceholder) {
+		return nil, fmt.Errorf("the command holds both %s and %s: give it one of them", URLPlaceholder, AgentPlaceholder)
+	}
+	switch c.Transport() {
+	case WebSocketTransport:
 		return c.connectWebSocket(ctx)
+	case BridgeTransport:
+		return c.connectBridge(ctx)
 	}
 	p, err := proc.Start(c.argv)
 	if err != nil {
@@ -49,6 +71,32 @@ func (c command) Connect(ctx context.Context) (*Link, error) {
 // URLPlaceholder in a command's arguments is replaced by the WebSocket URL
 // the harness serves for it.
 const URLPlaceholder = "{url}"
+
+// AgentPlaceholder in a command's arguments is replaced, alone or inside
+// an argument, by a shell-quoted command line that runs acpconform bridge
+// with a socket of this connection: a client or a relay that spawns it as
+// its agent, through a shell or by splitting words, reaches the harness.
+const AgentPlaceholder = "{agent}"
+
+// BridgeCommand is the program {agent} runs, without its arguments
+// "bridge SOCKET"; nil means this executable (os.Executable), which is
+// acpconform. A program that embeds the suite and is not acpconform (a
+// test binary, say) sets it once, before any check runs.
+var BridgeCommand []string
+
+// holds reports whether an argument holds placeholder.
+func holds(argv []string, placeholder string) bool {
+	return slices.ContainsFunc(argv, func(a string) bool { return strings.Contains(a, placeholder) })
+}
+
+// replaced is argv with placeholder replaced by value in every argument.
+func replaced(argv []string, placeholder, value string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = strings.ReplaceAll(a, placeholder, value)
+	}
+	return out
+}
 
 // connectWebSocket serves one WebSocket, starts the process with its URL
 // and waits, at most until ctx ends, for the process to connect.
@@ -71,11 +119,7 @@ func (c command) connectWebSocket(ctx context.Context) (*Link, error) {
 	if err != nil {
 		return nil, err
 	}
-	argv := make([]string, len(c.argv))
-	for i, a := range c.argv {
-		argv[i] = strings.ReplaceAll(a, URLPlaceholder, srv.URL)
-	}
-	p, err := proc.Start(argv)
+	p, err := proc.Start(replaced(c.argv, URLPlaceholder, srv.URL))
 	if err != nil {
 		srv.Close()
 		return nil, err
@@ -96,4 +140,77 @@ func (c command) connectWebSocket(ctx context.Context) (*Link, error) {
 		stop()
 		return nil, &StartError{What: fmt.Sprintf("it did not connect to %s: %v", srv.URL, context.Cause(ctx)), Stderr: p.Stderr.String(), Err: ctx.Err()}
 	}
+}
+
+// connectBridge starts a client whose agent is {agent}, and waits, at most
+// until ctx ends or the client exits, for that agent, the bridge, to
+// connect: the harness plays the agent on the bridge's socket.
+func (c command) connectBridge(ctx context.Context) (*Link, error) {
+	p, l, err := startBridged(c.argv)
+	if err != nil {
+		return nil, err
+	}
+	uc, serr := awaitBridge(ctx, p, l)
+	if serr != nil {
+		p.Stop()
+		l.Close()
+		serr.Stderr = p.Stderr.String()
+		return nil, serr
+	}
+	opts := c.opts
+	opts.Transcript = nil
+	conn := wire.NewStream(uc, uc, opts)
+	return &Link{Conn: conn, Diagnostics: p.Stderr.String, process: p, close: func() error {
+		conn.Close()
+		err := p.Stop()
+		l.Close()
+		return err
+	}}, nil
+}
+
+// startBridged listens for a bridge and starts argv with {agent} replaced
+// by the command line of a bridge to that socket.
+func startBridged(argv []string) (*proc.Process, *bridge.Listener, error) {
+	program := BridgeCommand
+	if len(program) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, nil, fmt.Errorf("find acpconform's executable for %s: %w", AgentPlaceholder, err)
+		}
+		program = []string{exe}
+	}
+	l, err := bridge.Listen()
+	if err != nil {
+		return nil, nil, err
+	}
+	line := bridge.CommandLine(append(slices.Clip(program), "bridge", l.Path))
+	p, err := proc.Start(replaced(argv, AgentPlaceholder, line))
+	if err != nil {
+		l.Close()
+		return nil, nil, err
+	}
+	return p, l, nil
+}
+
+// awaitBridge waits for the bridge that p was given as {agent} to connect
+// to l, at most until ctx ends or p exits. The error says which, for a
+// process that did not start its agent, or not in time.
+func awaitBridge(ctx context.Context, p *proc.Process, l *bridge.Listener) (*net.UnixConn, *StartError) {
+	given := fmt.Sprintf("the agent it was given as %s (acpconform bridge %s)", AgentPlaceholder, l.Path)
+	select {
+	case <-l.Ready():
+	case <-p.Exited():
+		select {
+		case <-l.Ready(): // it connected, then the process went: the check sees the rest
+		default:
+			return nil, &StartError{What: fmt.Sprintf("it %s before %s connected: did it start its agent?", wasEnded(p.ExitDescription()), given)}
+		}
+	case <-ctx.Done():
+		return nil, &StartError{What: fmt.Sprintf("it did not start %s: nothing connected (%v)", given, context.Cause(ctx)), Err: ctx.Err()}
+	}
+	uc, err := l.Accept(ctx)
+	if err != nil {
+		return nil, &StartError{What: fmt.Sprintf("%s did not connect: %v", given, err), Err: err}
+	}
+	return uc, nil
 }

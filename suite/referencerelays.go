@@ -34,9 +34,10 @@ type inProcessMirror struct {
 	tamper func() *mockrelay.Tamper
 }
 
-func (m inProcessMirror) Name() string  { return m.name }
-func (inProcessMirror) Role() Role      { return RelayRole }
-func (inProcessMirror) InProcess() bool { return true }
+func (m inProcessMirror) Name() string       { return m.name }
+func (inProcessMirror) Role() Role           { return RelayRole }
+func (inProcessMirror) InProcess() bool      { return true }
+func (inProcessMirror) Transport() Transport { return InProcessTransport }
 
 func (m inProcessMirror) Connect(context.Context) (*Link, error) {
 	upstream, released := make(chan wire.Conn, 1), make(chan struct{})
@@ -115,9 +116,10 @@ func fresh(tamper func() *mockrelay.Tamper) *mockrelay.Tamper {
 	return tamper()
 }
 
-func (c inProcessCommandRelay) Name() string  { return c.name }
-func (inProcessCommandRelay) Role() Role      { return RelayRole }
-func (inProcessCommandRelay) InProcess() bool { return true }
+func (c inProcessCommandRelay) Name() string       { return c.name }
+func (inProcessCommandRelay) Role() Role           { return RelayRole }
+func (inProcessCommandRelay) InProcess() bool      { return true }
+func (inProcessCommandRelay) Transport() Transport { return InProcessTransport }
 
 func (c inProcessCommandRelay) Connect(ctx context.Context) (*Link, error) {
 	upstream := make(chan wire.Conn, 1)

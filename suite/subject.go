@@ -31,7 +31,31 @@ type Subject interface {
 	// this binary, so that checks of its Go API (a panicking equality, say)
 	// can run; elsewhere they are skipped, and a skip is never a pass.
 	InProcess() bool
+	// Transport is how the subject's own connection reaches the harness,
+	// told before any Connect: a check of the transport itself (a
+	// WebSocket's binary frames, say) skips a subject whose transport it
+	// does not hold, without using up a connection.
+	Transport() Transport
 }
+
+// Transport is how a subject's connection reaches the harness.
+type Transport string
+
+// The transports of subjects.
+const (
+	// InProcessTransport: the subject runs in this process, on an
+	// in-memory pipe.
+	InProcessTransport Transport = "in-process"
+	// StdioTransport: the subject is a process speaking on its stdio.
+	StdioTransport Transport = "stdio"
+	// WebSocketTransport: the subject's connection is a WebSocket the
+	// harness holds one end of ({url}, --listen, an agent's URL).
+	WebSocketTransport Transport = "websocket"
+	// BridgeTransport: the subject spawned its peer, acpconform bridge,
+	// and speaks to it on stdio; the bridge carries the bytes to the
+	// harness over a unix socket ({agent}).
+	BridgeTransport Transport = "bridge"
+)
 
 // Link is one connection to a subject.
 type Link struct {
@@ -42,9 +66,12 @@ type Link struct {
 	// Upstream, for a relay, waits for the relay's connection to the agent
 	// the harness serves, and returns the harness's end of it.
 	Upstream func(ctx context.Context) (wire.Conn, error)
-	// UpstreamURL is where a relay was told to connect.
+	// UpstreamURL is where a relay was told to connect: its {url}, or
+	// "unix:" and the bridge's socket for a relay given {agent}.
 	UpstreamURL string
 	close       func() error
+
+	upstreamWhat string // "the agent served at URL", for diagnoses
 
 	process *proc.Process // the subject's, when it is a process
 	stdin   io.Closer     // the process's stdin, when the connection is its stdio
@@ -171,9 +198,10 @@ func Reference() Subject { return reference{} }
 
 type reference struct{}
 
-func (reference) Name() string    { return "reference (in-process)" }
-func (reference) Role() Role      { return AgentRole }
-func (reference) InProcess() bool { return true }
+func (reference) Name() string         { return "reference (in-process)" }
+func (reference) Role() Role           { return AgentRole }
+func (reference) InProcess() bool      { return true }
+func (reference) Transport() Transport { return InProcessTransport }
 
 func (reference) Connect(context.Context) (*Link, error) {
 	mine, theirs := wire.Pipe(wire.Options{})
@@ -199,9 +227,10 @@ type webSocket struct {
 	opts   wire.Options
 }
 
-func (w webSocket) Name() string  { return "agent at " + w.url }
-func (webSocket) Role() Role      { return AgentRole }
-func (webSocket) InProcess() bool { return false }
+func (w webSocket) Name() string       { return "agent at " + w.url }
+func (webSocket) Role() Role           { return AgentRole }
+func (webSocket) InProcess() bool      { return false }
+func (webSocket) Transport() Transport { return WebSocketTransport }
 
 func (w webSocket) Connect(ctx context.Context) (*Link, error) {
 	opts := w.opts

@@ -125,7 +125,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		c.GroupID = "check"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.referenceAgentCommand(), a.referenceClientCommand(), a.mockCommand(), a.serveCommand(), a.serveCommandCommand(), a.mirrorCommand(), a.schemaCommand()} {
+	for _, c := range []*cobra.Command{a.referenceAgentCommand(), a.referenceClientCommand(), a.mockCommand(), a.serveCommand(), a.serveCommandCommand(), a.mirrorCommand(), a.bridgeCommand(), a.schemaCommand()} {
 		c.GroupID = "serve"
 		root.AddCommand(c)
 	}

@@ -11,11 +11,21 @@ import (
 
 const clientLong = `
 Checks a client under test: acpconform plays the agent. The client is a
-command speaking ACP as the client on its stdio, started afresh for every
-check in its own process group and always stopped; when an argument holds
-{url}, acpconform serves a WebSocket for each check and passes its URL there
-instead (-- my-client --agent-url {url}). With --listen, acpconform serves a
-WebSocket, prints its URL, and takes the client's connections, one per check.
+command started afresh for every check in its own process group and always
+stopped, with everything it started. It reaches its agent one of three ways:
+
+  {agent}  it spawns its agent, as editors do: acpconform replaces {agent},
+           alone or inside an argument, with the shell-quoted command line
+           of acpconform bridge to a private unix socket of that check
+           (-- acpx --approve-all --agent {agent} exec hello)
+  {url}    it dials a WebSocket acpconform serves on loopback for the check
+           (-- my-client --agent-url {url})
+  neither  it speaks ACP as the client on its own stdio
+
+With --listen, acpconform serves a WebSocket, prints its URL, and takes the
+client's connections: one for the start-up probe, one per check that runs,
+and one to read its capabilities. Checks of the WebSocket transport (REM-1)
+run only for {url} and --listen; through {agent} or stdio they are skipped.
 
 The client joins through the probe contract of docs/probe.md §2: it
 initializes with its real capabilities, opens a session, sends one prompt,
@@ -31,7 +41,7 @@ func (a *app) clientCommand() *cobra.Command {
 	var f checkFlags
 	var listen string
 	var freeUser bool
-	cmd := a.command("client [flags] -- CMD ARGS... | client [flags] --listen ADDR",
+	cmd := a.command("client [flags] -- CMD ... [{agent}|{url}] ... | client [flags] --listen ADDR",
 		"Check a client: a command acpconform starts, or one that connects", clientLong,
 		func(cmd *cobra.Command, argv []string) (int, error) {
 			var subject suite.Subject
@@ -51,6 +61,9 @@ func (a *app) clientCommand() *cobra.Command {
 			default:
 				if err := checkCommand(argv); err != nil {
 					return exitUsage, usagef(cmd, "%v", err)
+				}
+				if holds(argv, suite.AgentPlaceholder) && holds(argv, suite.URLPlaceholder) {
+					return exitUsage, usagef(cmd, "the command holds both {agent} and {url}: give {agent} where it takes its agent's command, or {url} where it takes a WebSocket URL")
 				}
 				subject = suite.Command(argv, suite.ClientRole, f.wire())
 			}

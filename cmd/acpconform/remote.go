@@ -150,18 +150,27 @@ func exactlyOne(what string) cobra.PositionalArgs {
 
 func (a *app) relayCommand() *cobra.Command {
 	var f checkFlags
-	cmd := a.command("relay [flags] -- CMD ... {url} ...", "Check a relay that dials the agent's WebSocket {url}", `
-Checks a relay under test (docs/probe.md §3): a command that connects to the
-agent served at {url} and serves ACP on its stdio, as a mirror does.
-acpconform serves a mock agent at {url} for every check, plays the client on
-the relay's stdio, and checks RTE-5: the client's elicitation capability
-reaches the agent, and elicitation/create reaches the client with its answer
-coming back unchanged.
+	cmd := a.command("relay [flags] -- CMD ... {agent}|{url} ...", "Check a relay: one that spawns {agent}, or dials the agent's WebSocket {url}", `
+Checks a relay under test (docs/probe.md §3): a command that serves ACP to
+its client on its stdio and reaches its agent one of two ways, which its
+command line names with exactly one placeholder:
+
+  {agent}  it spawns its agent on stdio, as a stdio proxy or a proxy chain
+           does (-- node proxy.mjs -- {agent}): acpconform replaces {agent},
+           alone or inside an argument, with the shell-quoted command line
+           of acpconform bridge to a private unix socket of that check
+  {url}    it dials the agent's WebSocket, as a mirror does (-- CMD {url})
+
+For every check acpconform starts the relay afresh, plays the client on its
+stdio and the agent behind it, and checks RTE-5: the client's elicitation
+capability reaches the agent, and elicitation/create reaches the client with
+its answer coming back unchanged.
 
 Exit codes: acpconform help exit-codes.`,
 		func(cmd *cobra.Command, argv []string) (int, error) {
-			if err := checkCommand(argv); err != nil || !containsPlaceholder(argv) {
-				return exitUsage, usagef(cmd, "name the relay with {url} where it takes the agent's URL: -- CMD ... {url} ...")
+			byAgent, byURL := holds(argv, suite.AgentPlaceholder), holds(argv, suite.URLPlaceholder)
+			if err := checkCommand(argv); err != nil || byAgent == byURL {
+				return exitUsage, usagef(cmd, "name the relay with exactly one of {agent}, where it takes the command of the agent it spawns (-- CMD ... {agent}), or {url}, where it takes the agent's WebSocket URL (-- CMD ... {url} ...)")
 			}
 			return a.checkSubject(cmd, suite.Relay(argv, f.wire()), argv, "", scenarios.Options{}, &f, true)
 		})
@@ -169,10 +178,10 @@ Exit codes: acpconform help exit-codes.`,
 	return cmd
 }
 
-// containsPlaceholder reports an argument holding {url}.
-func containsPlaceholder(argv []string) bool {
+// holds reports an argument holding placeholder.
+func holds(argv []string, placeholder string) bool {
 	for _, a := range argv {
-		if strings.Contains(a, suite.URLPlaceholder) {
+		if strings.Contains(a, placeholder) {
 			return true
 		}
 	}

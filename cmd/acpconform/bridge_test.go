@@ -1,0 +1,151 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpconform/acpconform/reports"
+)
+
+// noBridgeDirs fails t when a socket directory of acpconform bridge is left
+// in dir, the runs' TMPDIR.
+func noBridgeDirs(t *testing.T, dir string) {
+	t.Helper()
+	left, _ := filepath.Glob(filepath.Join(dir, "acpconform-bridge-*"))
+	if len(left) > 0 {
+		t.Errorf("socket directories left behind: %v", left)
+	}
+}
+
+// The reference client plays an editor that spawns its agent: through
+// {agent} it passes the client catalogue, with REM-1 skipped for the
+// bridge, and leaves no socket behind.
+func TestClientSpawningItsAgent(t *testing.T) {
+	bin, _ := binaries(t)
+	tmp := t.TempDir()
+	r := acpconform(t, []string{"TMPDIR=" + tmp}, "client", "--", bin, "reference-client", "--agent", "{agent}")
+	expectCode(t, r, 0)
+	if r.report.Totals.Failed != 0 || r.report.Totals.Passed < 15 {
+		t.Errorf("report totals %+v", r.report.Totals)
+	}
+	for _, c := range r.report.Checks {
+		if slices.Contains(c.Rules, "REM-1") && (c.State != reports.StateSkipped || !strings.Contains(c.SkipReason, "through acpconform bridge (stdio): its WebSocket transport is not under test")) {
+			t.Errorf("%s is %s (%q), want skipped for the bridge", c.ID, c.State, c.SkipReason)
+		}
+	}
+	noBridgeDirs(t, tmp)
+}
+
+// A client that ignores {agent} could not run, within --startup-timeout,
+// and the diagnosis names {agent}.
+func TestClientIgnoringItsAgent(t *testing.T) {
+	tmp := t.TempDir()
+	r := acpconform(t, []string{"TMPDIR=" + tmp}, "client", "--startup-timeout", "2s", "--", "sh", "-c", "sleep 100", "{agent}")
+	expectCode(t, r, 3)
+	if !strings.Contains(r.stderr, "it did not start the agent it was given as {agent}") {
+		t.Errorf("stderr does not name {agent}:\n%s", r.stderr)
+	}
+	noBridgeDirs(t, tmp)
+}
+
+// A stdio relay that spawns {agent}: the trivial one passes frames
+// through unchanged, since its agent is the bridge.
+func TestRelaySpawningItsAgent(t *testing.T) {
+	tmp := t.TempDir()
+	r := acpconform(t, []string{"TMPDIR=" + tmp}, "relay", "--", "sh", "-c", "exec {agent}")
+	expectCode(t, r, 0)
+	if r.report.Totals.Failed != 0 || r.report.Totals.Passed == 0 {
+		t.Errorf("report totals %+v", r.report.Totals)
+	}
+	noBridgeDirs(t, tmp)
+	for _, argv := range [][]string{{"sh", "-c", "exec {agent}", "{url}"}, {"cat"}} {
+		r := acpconform(t, nil, append([]string{"relay", "--"}, argv...)...)
+		expectCode(t, r, 2)
+		if !strings.Contains(r.stderr, "exactly one of {agent}") || !strings.Contains(r.stderr, "{url}") {
+			t.Errorf("relay -- %q: stderr %q, want a usage error naming {agent} and {url}", argv, r.stderr)
+		}
+	}
+}
+
+// A client with both placeholders is a usage error.
+func TestClientWithBothPlaceholders(t *testing.T) {
+	r := acpconform(t, nil, "client", "--", "sh", "-c", "{agent}", "{url}")
+	expectCode(t, r, 2)
+	if !strings.Contains(r.stderr, "both {agent} and {url}") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+// With --listen, REM-1 runs, and the run makes the connections docs/cli.md
+// says: the start-up probe, the capability probe and one per check that
+// runs; a check that skips uses none.
+func TestClientListeningConnectionCount(t *testing.T) {
+	bin, _ := binaries(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	report := filepath.Join(dir, "r.json")
+	cmd := exec.CommandContext(ctx, bin, "client", "--listen", "127.0.0.1:0", "--json", report, "--junit", "", "--summary", "")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewReader(stdout)
+	url, err := lines.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, lines)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	connected := 0
+	for ended := false; !ended; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("acpconform client --listen: %v", err)
+			}
+			ended = true
+			continue
+		default:
+		}
+		c := exec.CommandContext(ctx, bin, "reference-client", "--websocket", strings.TrimSpace(url), "--timeout", "10s")
+		var stderr strings.Builder
+		c.Stderr = &stderr
+		if c.Run() == nil || !strings.Contains(stderr.String(), "dial") {
+			connected++ // a client that could not connect says so: "wire: dial ..."
+		}
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r reports.JSON
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	ran := r.Totals.Passed + r.Totals.Failed
+	if want := 2 + ran; connected != want {
+		t.Errorf("the run took %d connections, want %d: the start-up probe, the capability probe and %d checks that ran", connected, want, ran)
+	}
+	for _, c := range r.Checks {
+		if slices.Contains(c.Rules, "REM-1") && c.State != reports.StatePassed {
+			t.Errorf("%s is %s (%q), want passed: a --listen client's transport is a WebSocket", c.ID, c.State, c.SkipReason)
+		}
+	}
+}

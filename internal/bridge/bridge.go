@@ -1,0 +1,163 @@
+// Package bridge connects a process that spawns its ACP peer on stdio (an
+// editor starting its agent, a proxy starting the next hop) back to the
+// harness that checks it. The harness listens on a unix socket in a
+// private directory (Listen); the process under test runs the command line
+// of the bridge (acpconform bridge SOCKET, Run) as its peer, and the bridge
+// copies bytes both ways between its stdio and the socket, unchanged.
+//
+// Only this user can connect: the socket's directory is made afresh for
+// each listener with mode 0700 and removed when the listener closes, or as
+// soon as the one connection it takes has arrived. Nothing listens on TCP.
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Listener takes one connection on a unix socket in a private directory.
+type Listener struct {
+	// Path is the socket's path, for the bridge's command line.
+	Path string
+
+	dir   string
+	ln    *net.UnixListener
+	once  sync.Once
+	ready chan struct{} // closed once accept has ended
+	conn  *net.UnixConn // what accept took, until Accept hands it over
+	err   error         // why accept took nothing
+	mu    sync.Mutex    // guards conn once ready is closed
+}
+
+// Listen makes a private directory and listens on a unix socket in it. It
+// accepts one connection, in the background; Accept returns it.
+func Listen() (*Listener, error) {
+	dir, err := os.MkdirTemp("", "acpconform-bridge-") // mode 0700
+	if err != nil {
+		return nil, fmt.Errorf("bridge: make the socket's directory: %w", err)
+	}
+	path := filepath.Join(dir, "agent.sock")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("bridge: listen on %s: %w", path, err)
+	}
+	l := &Listener{Path: path, dir: dir, ln: ln, ready: make(chan struct{})}
+	go l.accept()
+	return l, nil
+}
+
+func (l *Listener) accept() {
+	defer close(l.ready)
+	l.conn, l.err = l.ln.AcceptUnix()
+	l.stop() // one connection: no one else gets in, and the socket is gone
+}
+
+// Ready is closed once the connection has arrived, or the listener has
+// closed without one: Accept then returns at once.
+func (l *Listener) Ready() <-chan struct{} { return l.ready }
+
+// Accept waits for the connection, at most until ctx ends, and hands it
+// over: the caller closes it.
+func (l *Listener) Accept(ctx context.Context) (*net.UnixConn, error) {
+	select {
+	case <-l.ready:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("bridge: nothing connected to %s: %w", l.Path, context.Cause(ctx))
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := l.conn
+	l.conn = nil
+	if c == nil {
+		if l.err == nil {
+			return nil, fmt.Errorf("bridge: accept on %s: the connection was handed over already", l.Path)
+		}
+		return nil, fmt.Errorf("bridge: accept on %s: %w", l.Path, l.err)
+	}
+	return c, nil
+}
+
+// Close stops listening and removes the socket and its directory. It
+// closes a connection that arrived but that Accept has not handed over.
+func (l *Listener) Close() error {
+	err := l.stop()
+	<-l.ready // the listener is closed: accept ends
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.conn != nil {
+		l.conn.Close()
+		l.conn = nil
+	}
+	return err
+}
+
+func (l *Listener) stop() error {
+	var err error
+	l.once.Do(func() {
+		err = l.ln.Close()
+		if rerr := os.RemoveAll(l.dir); rerr != nil && err == nil {
+			err = fmt.Errorf("bridge: remove %s: %w", l.dir, rerr)
+		}
+	})
+	return err
+}
+
+// ErrUnreachable is Run's error when it cannot connect to the socket.
+var ErrUnreachable = errors.New("bridge: cannot connect")
+
+// Run connects to the unix socket at path and copies bytes both ways
+// between it and stdin/stdout, unchanged, until either side ends, as an
+// agent on stdio does until its input ends. At the end of stdin it closes
+// the socket's write side first, so the harness reads EOF; at the end of
+// the harness's side it closes stdout (when it is an io.Closer), so the
+// process that spawned the bridge reads EOF. A stdout that can no longer
+// be written ends it too. It returns nil, or, when it cannot connect, an
+// error wrapping ErrUnreachable.
+func Run(path string, stdin io.Reader, stdout io.Writer) error {
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return fmt.Errorf("%w to %s: %w", ErrUnreachable, path, err)
+	}
+	defer c.Close()
+	ended := make(chan struct{}, 2)
+	go func() {
+		_, _ = io.Copy(c, stdin)
+		_ = c.CloseWrite() // EOF for the harness, before the socket closes
+		ended <- struct{}{}
+	}()
+	go func() {
+		_, _ = io.Copy(stdout, c) // the harness's EOF, or stdout gone
+		if wc, ok := stdout.(io.Closer); ok {
+			wc.Close()
+		}
+		ended <- struct{}{}
+	}()
+	<-ended
+	return nil
+}
+
+// CommandLine is argv as one line a shell reads back as argv, and that
+// splitting on spaces reads back too when no word needs quoting: words of
+// safe characters stay bare, others are single-quoted.
+func CommandLine(argv []string) string {
+	out := make([]string, len(argv))
+	for i, w := range argv {
+		if w != "" && safeWord.MatchString(w) {
+			out[i] = w
+		} else {
+			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+var safeWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
