@@ -38,6 +38,7 @@ func TestScenarios(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", binary, "../cmd/acpconform").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	suite.BridgeCommand = []string{binary} // {agent} runs acpconform bridge, not this test binary
 	var err error
 	wsServer, err = relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
 	if err != nil {
@@ -86,6 +87,14 @@ var _ = Describe("reference mirror in-process", func() {
 
 var _ = Describe("reference command relay in-process", func() {
 	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceCommandRelay()})
+})
+
+var _ = Describe("reference client spawning its agent", func() {
+	scenarios.Catalogue(scenarios.Options{Subject: suite.Command([]string{binary, "reference-client", "--agent", suite.AgentPlaceholder}, suite.ClientRole, wire.Options{})})
+})
+
+var _ = Describe("stdio relay spawning its agent", func() {
+	scenarios.Catalogue(scenarios.Options{Subject: suite.Relay([]string{"sh", "-c", "exec " + suite.AgentPlaceholder}, wire.Options{})})
 })
 
 // The contract audit: every rule covered, every cited ID known, no two
