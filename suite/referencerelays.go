@@ -34,10 +34,9 @@ type inProcessMirror struct {
 	tamper func() *mockrelay.Tamper
 }
 
-func (m inProcessMirror) Name() string       { return m.name }
-func (inProcessMirror) Role() Role           { return RelayRole }
-func (inProcessMirror) InProcess() bool      { return true }
-func (inProcessMirror) Transport() Transport { return InProcessTransport }
+func (m inProcessMirror) Name() string  { return m.name }
+func (inProcessMirror) Role() Role      { return RelayRole }
+func (inProcessMirror) InProcess() bool { return true }
 
 // Transport is the mirror's client side: an in-memory pipe.
 func (inProcessMirror) Transport() Transport { return InProcessTransport }
@@ -124,10 +123,9 @@ func fresh(tamper func() *mockrelay.Tamper) *mockrelay.Tamper {
 	return tamper()
 }
 
-func (c inProcessCommandRelay) Name() string       { return c.name }
-func (inProcessCommandRelay) Role() Role           { return RelayRole }
-func (inProcessCommandRelay) InProcess() bool      { return true }
-func (inProcessCommandRelay) Transport() Transport { return InProcessTransport }
+func (c inProcessCommandRelay) Name() string  { return c.name }
+func (inProcessCommandRelay) Role() Role      { return RelayRole }
+func (inProcessCommandRelay) InProcess() bool { return true }
 
 // Transport is the command relay's client side: a loopback WebSocket.
 func (inProcessCommandRelay) Transport() Transport { return WebSocketTransport }
