@@ -32,7 +32,17 @@ var (
 	bin               string // acpconform, built for the tests
 	node              string
 	tsAgent, tsClient string
+	acpxCLI, acpxHost string // acpx 0.19.1's CLI, and the form host on its runtime
+	conductorHost     string // the stdio relay on @thinkwell/conductor 0.5.7
 )
+
+// npmFolders are the folders of node packages the tests run, each with a
+// committed lockfile, and a file that is there once npm ci has run.
+var npmFolders = []struct{ dir, installed string }{
+	{"ts", "node_modules/@agentclientprotocol/sdk/package.json"},
+	{"acpx", "node_modules/acpx/package.json"},
+	{"conductor", "node_modules/@thinkwell/conductor/package.json"},
+}
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -47,7 +57,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// setUp builds acpconform and installs the TypeScript adapters.
+// setUp builds acpconform and installs the node packages with npm ci from
+// their lockfiles, where .ci/run has not already.
 func setUp() (int, error) {
 	var err error
 	if node, err = exec.LookPath("node"); err != nil {
@@ -61,13 +72,21 @@ func setUp() (int, error) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/acpconform").CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	ts, _ := filepath.Abs("ts")
-	tsAgent, tsClient = filepath.Join(ts, "agent.mjs"), filepath.Join(ts, "client.mjs")
-	if _, err := os.Stat(filepath.Join(ts, "node_modules", "@agentclientprotocol", "sdk")); err != nil {
+	here, err := os.Getwd()
+	if err != nil {
+		return 1, err
+	}
+	tsAgent, tsClient = filepath.Join(here, "ts", "agent.mjs"), filepath.Join(here, "ts", "client.mjs")
+	acpxCLI, acpxHost = filepath.Join(here, "acpx", "node_modules", ".bin", "acpx"), filepath.Join(here, "acpx", "host.mjs")
+	conductorHost = filepath.Join(here, "conductor", "host.mjs")
+	for _, f := range npmFolders {
+		if _, err := os.Stat(filepath.Join(f.dir, f.installed)); err == nil {
+			continue
+		}
 		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		npm.Dir = ts
+		npm.Dir = f.dir
 		if out, err := npm.CombinedOutput(); err != nil {
-			return 1, fmt.Errorf("npm ci in interop/ts: %v\n%s", err, out)
+			return 1, fmt.Errorf("npm ci in interop/%s: %v\n%s", f.dir, err, out)
 		}
 	}
 	return 0, nil
@@ -242,27 +261,48 @@ type subject struct {
 	args                            []string // after the command and the report flags
 	code                            int      // the exit code it must get
 	why                             string   // what the row shows
+	// ownHome runs the row with HOME an empty folder of its own: acpx
+	// reads ~/.acpx/config.json (default agent, permissions, timeouts),
+	// which would make the row depend on whoever runs it.
+	ownHome bool
 }
 
 func subjects(wsURL string) []subject {
 	return []subject{
-		{"Go reference (acpconform)", "agent", "stdio", []string{"agent", "--", bin, "reference-agent"}, 0, ""},
-		{"Go reference (acpconform)", "agent", "WebSocket", []string{"agent", "--url", wsURL}, 0, ""},
-		{"Go reference (acpconform)", "client", "stdio", []string{"client", "--", bin, "reference-client"}, 0, ""},
-		{"Go reference (acpconform)", "client", "WebSocket", []string{"client", "--", bin, "reference-client", "--websocket", "{url}"}, 0, ""},
-		{"Go mirror (acpconform), --unstable-protocol", "relay", "WebSocket to stdio", []string{"relay", "--", bin, "mirror", "{url}", "--unstable-protocol"}, 0, ""},
-		{"TypeScript SDK 2.4.0 adapter", "agent", "stdio", []string{"agent", "--", node, tsAgent}, 0, ""},
-		{"TypeScript SDK 2.4.0 adapter", "client", "stdio", []string{"client", "--", node, tsClient}, 0, ""},
-		{"TypeScript SDK 2.4.0 adapter", "client", "WebSocket", []string{"client", "--baseline", "ts/baseline-client-websocket.yaml", "--", node, tsClient, "--websocket", "{url}"}, 0,
-			"1 known failure, in its baseline: binary frames ignored, not refused (REM-1)"},
-		{"TypeScript SDK 2.4.0 adapter, no handler", "client", "stdio", []string{"client", "--", node, tsClient, "--no-elicitation-handler"}, 1,
-			"a deliberately broken variant: -32601 while advertising form (CLI-1)"},
+		{implementation: "Go reference (acpconform)", role: "agent", transport: "stdio", args: []string{"agent", "--", bin, "reference-agent"}},
+		{implementation: "Go reference (acpconform)", role: "agent", transport: "WebSocket", args: []string{"agent", "--url", wsURL}},
+		{implementation: "Go reference (acpconform)", role: "client", transport: "stdio", args: []string{"client", "--", bin, "reference-client"}},
+		{implementation: "Go reference (acpconform)", role: "client", transport: "WebSocket", args: []string{"client", "--", bin, "reference-client", "--websocket", "{url}"}},
+		{implementation: "Go mirror (acpconform), --unstable-protocol", role: "relay", transport: "WebSocket to stdio", args: []string{"relay", "--", bin, "mirror", "{url}", "--unstable-protocol"}},
+		{implementation: "TypeScript SDK 2.4.0 adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", node, tsAgent}},
+		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "stdio", args: []string{"client", "--", node, tsClient}},
+		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "WebSocket",
+			args: []string{"client", "--baseline", "ts/baseline-client-websocket.yaml", "--", node, tsClient, "--websocket", "{url}"},
+			why:  "1 known failure, in its baseline: binary frames ignored, not refused (REM-1)"},
+		{implementation: "TypeScript SDK 2.4.0 adapter, no handler", role: "client", transport: "stdio",
+			args: []string{"client", "--", node, tsClient, "--no-elicitation-handler"}, code: 1,
+			why: "a deliberately broken variant: -32601 while advertising form (CLI-1)"},
+		{implementation: "acpx 0.19.1 CLI (`exec`), --no-scripted-user", role: "client", transport: "stdio, spawns {agent}",
+			args: []string{"client", "--no-scripted-user", "--baseline", "acpx/baseline-cli.yaml", "--", acpxCLI, "--approve-all", "--agent", "{agent}", "exec", "hello"},
+			code: 4, ownHome: true,
+			why: "advertises no elicitation, so only CLI-4 (SHOULD) runs; 1 known failure, in its baseline: the form cancelled, not refused with -32602"},
+		{implementation: "acpx 0.19.1 runtime, form host", role: "client", transport: "stdio, spawns {agent}",
+			args: []string{"client", "--", node, acpxHost, "{agent}"}, ownHome: true},
+		{implementation: "@thinkwell/conductor 0.5.7, stdio host", role: "relay", transport: "stdio to stdio, spawns {agent}",
+			args: []string{"relay", "--baseline", "conductor/baseline.yaml", "--", node, conductorHost, "{agent}"},
+			why:  "1 known failure, in its baseline: $/cancel_request passed on with the other side's id (REL-2)"},
 	}
 }
 
+// matrixFiles hold the interop matrix, each between the same two markers.
+var matrixFiles = []string{"../README.md", "../docs/interop.md"}
+
+var matrixSection = regexp.MustCompile(`(?s)(<!-- interop matrix: go test ./interop -update -->\n).*?(<!-- end of the interop matrix -->)`)
+
 // TestInteropMatrix checks every implementation in every role with the
 // acpconform CLI, as an implementer's CI would, and keeps the matrix in
-// README.md current.
+// README.md and docs/interop.md current: a row whose counts (known
+// failures among them), verdict or exit code change fails it.
 func TestInteropMatrix(t *testing.T) {
 	srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
 	if err != nil {
@@ -270,46 +310,57 @@ func TestInteropMatrix(t *testing.T) {
 	}
 	defer srv.Close()
 	var table strings.Builder
-	table.WriteString("| implementation | role | transport | passed | failed (MUST) | skipped | exit | note |\n|---|---|---|---:|---:|---:|---:|---|\n")
+	table.WriteString("| implementation | role | transport | passed | failed (MUST, known) | skipped | verdict (exit) | note |\n|---|---|---|---:|---:|---:|---|---|\n")
 	for _, s := range subjects(srv.URL) {
+		name := fmt.Sprintf("%s as %s over %s", s.implementation, s.role, s.transport)
 		dir := t.TempDir()
 		args := append([]string{s.args[0], "--json", filepath.Join(dir, "r.json"), "--junit", "", "--summary", ""}, s.args[1:]...)
 		ctx := ctxFor(t)
 		cmd := exec.CommandContext(ctx, bin, args...)
+		if s.ownHome {
+			home := filepath.Join(dir, "home")
+			if err := os.Mkdir(home, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Env = append(os.Environ(), "HOME="+home)
+		}
+		began := time.Now()
 		out, _ := cmd.CombinedOutput()
 		code := cmd.ProcessState.ExitCode()
+		t.Logf("%s: exit %d in %s", name, code, time.Since(began).Round(10*time.Millisecond))
 		if code != s.code {
-			t.Errorf("%s as %s over %s: exit %d, want %d\n%s", s.implementation, s.role, s.transport, code, s.code, out)
+			t.Errorf("%s: exit %d, want %d\n%s", name, code, s.code, out)
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, "r.json"))
 		if err != nil {
-			t.Errorf("%s: no report: %v\n%s", s.implementation, err, out)
+			t.Errorf("%s: no report: %v\n%s", name, err, out)
 			continue
 		}
 		var r reports.JSON
 		if err := json.Unmarshal(data, &r); err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&table, "| %s | %s | %s | %d | %d (%d) | %d | %d | %s |\n", s.implementation, s.role, s.transport,
-			r.Totals.Passed, r.Totals.Failed, r.Totals.MustFailed, r.Totals.Skipped, code, s.why)
+		fmt.Fprintf(&table, "| %s | %s | %s | %d | %d (%d, %d) | %d | %s (%d) | %s |\n", s.implementation, s.role, s.transport,
+			r.Totals.Passed, r.Totals.Failed, r.Totals.MustFailed, r.Totals.Known, r.Totals.Skipped, r.Verdict, code, s.why)
 	}
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	section := regexp.MustCompile(`(?s)(<!-- interop matrix: go test ./interop -update -->\n).*?(<!-- end of the interop matrix -->)`)
-	if !section.Match(readme) {
-		t.Fatal("README.md has no interop matrix section")
-	}
-	updated := section.ReplaceAll(readme, []byte("${1}"+strings.ReplaceAll(table.String(), "$", "$$")+"${2}"))
-	switch {
-	case *update:
-		if err := os.WriteFile("../README.md", updated, 0o644); err != nil {
+	for _, file := range matrixFiles {
+		doc, err := os.ReadFile(file)
+		if err != nil {
 			t.Fatal(err)
 		}
-	case !bytes.Equal(updated, readme):
-		t.Errorf("the interop matrix in README.md is out of date: run go test ./interop -update\nnow:\n%s", table.String())
+		if !matrixSection.Match(doc) {
+			t.Fatalf("%s has no interop matrix section", file)
+		}
+		updated := matrixSection.ReplaceAll(doc, []byte("${1}"+strings.ReplaceAll(table.String(), "$", "$$")+"${2}"))
+		switch {
+		case *update:
+			if err := os.WriteFile(file, updated, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		case !bytes.Equal(updated, doc):
+			t.Errorf("the interop matrix in %s is out of date: run go test ./interop -update\nnow:\n%s", file, table.String())
+		}
 	}
 }
 

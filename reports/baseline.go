@@ -175,11 +175,14 @@ func (v Judgement) Problems(file string) []string {
 	return out
 }
 
-// reason is the baseline's reason for a known failure of check.
-func (b *Baseline) reason(check string) string {
-	for _, k := range b.Known {
-		if k.Check == check {
-			return k.Reason
+// reason is the baseline's reason for a known failure of c, whose entry
+// names it by ID or, as older baselines do, by its full name.
+func (b *Baseline) reason(c Check) string {
+	for _, key := range []string{c.Key(), c.Name} {
+		for _, k := range b.Known {
+			if k.Check == key {
+				return k.Reason
+			}
 		}
 	}
 	return ""

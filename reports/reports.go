@@ -418,7 +418,7 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 	v := b.Judge(run.Checks)
 	known := map[string]string{}
 	for _, k := range v.Known {
-		known[k.Name] = b.reason(k.Name)
+		known[k.Name] = b.reason(k)
 	}
 	for i := range run.Checks {
 		if r, ok := known[run.Checks[i].Name]; ok {

@@ -422,6 +422,15 @@ func TestBaselinesNameChecksByIDAndStillByName(t *testing.T) {
 		t.Errorf("migration note %q", m)
 	}
 
+	// The run's reports carry each known failure's reason and count it,
+	// whichever way its entry names it.
+	r := run(sample())
+	r.Checks[4].ID = "RTE-7/close-ends-choice"
+	reports.Decide(&r, b, "", false)
+	if r.Checks[1].Known != "until 2.0" || r.Checks[4].Known != "old style" || reports.Count(r.Checks).Known != 2 {
+		t.Errorf("known by ID %q, by name %q, %d counted; want both reasons, 2", r.Checks[1].Known, r.Checks[4].Known, reports.Count(r.Checks).Known)
+	}
+
 	written := filepath.Join(dir, "new.yaml")
 	if err := reports.WriteBaseline(written, "sample", checks); err != nil {
 		t.Fatal(err)

@@ -21,7 +21,12 @@ type Paths struct {
 	JUnit   string
 	JSON    string
 	Summary string // Markdown
+	// Stdout gets the report whose path is "-"; nil means os.Stdout.
+	Stdout io.Writer
 }
+
+// StdoutPath is the path of a report that goes to Paths.Stdout.
+const StdoutPath = "-"
 
 func (p Paths) each(f func(path string, write func(io.Writer, Run, []string) error)) {
 	for _, r := range []struct {
@@ -44,6 +49,9 @@ func (p Paths) each(f func(path string, write func(io.Writer, Run, []string) err
 func (p Paths) Remove() error {
 	var errs []error
 	p.each(func(path string, _ func(io.Writer, Run, []string) error) {
+		if path == StdoutPath {
+			return
+		}
 		st, err := os.Lstat(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -67,6 +75,16 @@ func (p Paths) Remove() error {
 func Write(r Run, areas []string, p Paths) (written []string, err error) {
 	var errs []error
 	p.each(func(path string, write func(io.Writer, Run, []string) error) {
+		if path == StdoutPath {
+			out := p.Stdout
+			if out == nil {
+				out = os.Stdout
+			}
+			if err := write(out, r, areas); err != nil {
+				errs = append(errs, fmt.Errorf("write a report to stdout: %w", err))
+			}
+			return
+		}
 		if err := writeFile(path, func(w io.Writer) error { return write(w, r, areas) }); err != nil {
 			errs = append(errs, fmt.Errorf("write the report %s: %w", path, err))
 			return

@@ -223,7 +223,8 @@ type checking struct {
 	o        scenarios.Options
 	f        *checkFlags
 	baseline *reports.Baseline
-	stdout   io.Writer
+	stdout   io.Writer // the summary's: stderr when a report has stdout
+	reports  io.Writer // stdout, for a report whose path is -
 	stderr   io.Writer
 	ctx      context.Context // the run's: signals and --timeout end it
 }
@@ -256,7 +257,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	if err != nil {
 		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
 	}
-	c := &checking{cmd: cmd.Name(), name: s.name, subjects: s.list, scope: s.scope, again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, stderr: a.stderr}
+	c := &checking{cmd: cmd.Name(), name: s.name, subjects: s.list, scope: s.scope, again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, reports: a.stdout, stderr: a.stderr}
 	if len(argv) > 0 {
 		c.command = shellQuote(argv)
 	}
@@ -394,7 +395,7 @@ func suiteBroke(r types.Report) bool {
 }
 
 func (c *checking) paths() reports.Paths {
-	return reports.Paths{JUnit: c.f.junit, JSON: c.f.json, Summary: c.f.summary}
+	return reports.Paths{JUnit: c.f.junit, JSON: c.f.json, Summary: c.f.summary, Stdout: c.reports}
 }
 
 // settle decides the verdict of a run of the catalogue: interrupted when

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"os/exec"
@@ -72,6 +73,46 @@ func TestRunChecksEveryRule(t *testing.T) {
 			t.Errorf("acpconform run's JUnit report does not name %s (%s, %s role)", r.ID, r.Level, r.Role)
 		case !passed[r.ID]:
 			t.Errorf("acpconform run named %s (%s, %s role), but none of its checks passed", r.ID, r.Level, r.Role)
+		}
+	}
+}
+
+// TestAReportToStdout: a report path of - writes that report to stdout,
+// and no file named -; the summary for people goes to stderr then.
+func TestAReportToStdout(t *testing.T) {
+	bin, _ := binaries(t)
+	for _, flag := range []string{"--json", "--summary", "--junit"} {
+		dir := t.TempDir()
+		args := map[string]string{"--json": "", "--summary": "", "--junit": ""}
+		args[flag] = "-"
+		cmd := exec.Command(bin, "run", "--check", "TOK-2/*", "--json", args["--json"], "--summary", args["--summary"], "--junit", args["--junit"])
+		cmd.Dir = dir
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("acpconform run %s -: %v\n%s", flag, err, stderr.String())
+		}
+		if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+			t.Errorf("%s -: wrote a file named -", flag)
+		}
+		out := stdout.String()
+		switch flag {
+		case "--json":
+			var doc struct{ Verdict string }
+			if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Verdict != "conformant" {
+				t.Errorf("--json -: stdout is not the JSON report (%v):\n%s", err, out)
+			}
+		case "--summary":
+			if !strings.HasPrefix(out, "## acpconform:") {
+				t.Errorf("--summary -: stdout is not the summary:\n%s", out)
+			}
+		case "--junit":
+			if !strings.HasPrefix(out, "<?xml") {
+				t.Errorf("--junit -: stdout is not the JUnit report:\n%s", out)
+			}
+		}
+		if !strings.Contains(stderr.String(), "is conformant") {
+			t.Errorf("%s -: the summary for people is not on stderr:\n%s", flag, stderr.String())
 		}
 	}
 }
