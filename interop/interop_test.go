@@ -34,6 +34,7 @@ var (
 	tsAgent, tsClient string
 	acpxCLI, acpxHost string // acpx 0.19.1's CLI, and the form host on its runtime
 	conductorHost     string // the stdio relay on @thinkwell/conductor 0.5.7
+	python3, pyAgent  string // the Python standard library adapter
 )
 
 // npmFolders are the folders of node packages the tests run, each with a
@@ -64,6 +65,10 @@ func setUp() (int, error) {
 	if node, err = exec.LookPath("node"); err != nil {
 		return 1, fmt.Errorf("the interop tests need Node.js (node on the PATH): %v", err)
 	}
+	if python3, err = exec.LookPath("python3"); err != nil {
+		return 1, fmt.Errorf("the interop tests need Python 3.9 or newer (python3 on the PATH): %v", err)
+	}
+	pyAgent, _ = filepath.Abs(filepath.Join("python", "agent.py"))
 	dir, err := os.MkdirTemp("", "acpconform-interop")
 	if err != nil {
 		return 1, err
@@ -162,6 +167,73 @@ func TestMockClientAgainstTheTSAgent(t *testing.T) {
 				t.Errorf("violations: %q", v)
 			}
 		})
+	}
+}
+
+// TestMockClientAgainstThePythonAgent drives the Python agent adapter with
+// the Go mock client as the harness does when it shares a connection:
+// several sessions one after another on one process, each answered as its
+// own, and then the end of stdin, on which the process exits.
+func TestMockClientAgainstThePythonAgent(t *testing.T) {
+	ctx := ctxFor(t)
+	conn, p := start(t, python3, pyAgent)
+	mc := client.New(client.Config{Capabilities: client.FormElicitation})
+	expect := &script.Expect{Tokens: []string{"choice_0", "choice_1"}, Default: ptr("choice_1")}
+	cases := []struct {
+		answer script.Answer
+		want   string // outcome, or error kind
+		index  int
+	}{
+		{script.AcceptDefault(), "accepted", 1},
+		{script.AcceptChoice("choice_1 "), "invalid_response", 0},
+		{script.Decline(), "declined", 0},
+		{script.AcceptChoice("choice_0"), "accepted", 0},
+	}
+	for _, tc := range cases {
+		mc.Append(script.Elicitation{Expect: expect, Answer: tc.answer})
+	}
+	mc.Connect(conn)
+	defer mc.Close()
+	if err := mc.Initialize(ctx); err != nil {
+		t.Fatalf("initialize: %v\n%s", err, p.Stderr)
+	}
+	sessions := map[string]bool{}
+	for i, tc := range cases {
+		id, err := mc.NewSession(ctx)
+		if err != nil {
+			t.Fatalf("session %d: %v\n%s", i, err, p.Stderr)
+		}
+		if sessions[id] {
+			t.Errorf("session %d: session id %q given twice", i, id)
+		}
+		sessions[id] = true
+		out, stop, err := mc.Probe(ctx, deploy())
+		if err != nil || stop != "end_turn" {
+			t.Fatalf("session %d: probe: %v, %s\n%s", i, err, stop, p.Stderr)
+		}
+		if got := out.Outcome + out.Error; !strings.Contains(got, tc.want) {
+			t.Errorf("session %d: outcome %+v, want %s", i, out, tc.want)
+		}
+		if tc.want == "accepted" && (out.Index == nil || *out.Index != tc.index) {
+			t.Errorf("session %d: index %v, want %d", i, out.Index, tc.index)
+		}
+		el := mc.Elicitations()
+		var params struct{ SessionID string }
+		if len(el) != i+1 || json.Unmarshal(el[i].Request.Params, &params) != nil || params.SessionID != id {
+			t.Errorf("session %d: elicitation/create not scoped to session %q: %d requests, last for %q", i, id, len(el), params.SessionID)
+		}
+	}
+	if v := mc.Violations(); len(v) > 0 {
+		t.Errorf("violations: %q", v)
+	}
+	mc.Close() // the end of the agent's stdin
+	select {
+	case <-p.Exited():
+	case <-ctx.Done():
+		t.Fatalf("the Python agent did not exit at the end of its stdin\n%s", p.Stderr)
+	}
+	if err := p.Err(); err != nil {
+		t.Errorf("the Python agent exited: %v\n%s", err, p.Stderr)
 	}
 }
 
@@ -279,6 +351,7 @@ func subjects(wsURL string) []subject {
 		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "WebSocket",
 			args: []string{"client", "--baseline", "ts/baseline-client-websocket.yaml", "--", node, tsClient, "--websocket", "{url}"},
 			why:  "1 known failure, in its baseline: binary frames ignored, not refused (REM-1)"},
+		{implementation: "Python 3 standard library adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", python3, pyAgent}},
 		{implementation: "TypeScript SDK 2.4.0 adapter, no handler", role: "client", transport: "stdio",
 			args: []string{"client", "--", node, tsClient, "--no-elicitation-handler"}, code: 1,
 			why: "a deliberately broken variant: -32601 while advertising form (CLI-1)"},
