@@ -22,6 +22,7 @@ func BenchmarkCatalogue(b *testing.B) {
 		{"in-process-every-role", append([]string{"run"}, quiet...)},
 		{"go-stdio", append(append([]string{"agent"}, quiet...), "--", bin, "reference-agent")},
 		{"node-ts", append(append([]string{"agent"}, quiet...), "--", node, tsAgent)},
+		{"python-stdlib", append(append([]string{"agent"}, quiet...), "--", python3, pyAgent)},
 	}
 	for _, k := range kinds {
 		b.Run(k.name, func(b *testing.B) {
