@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -384,38 +385,24 @@ func TestInteropMatrix(t *testing.T) {
 	defer srv.Close()
 	var table strings.Builder
 	table.WriteString("| implementation | role | transport | passed | failed (MUST, known) | skipped | verdict (exit) | note |\n|---|---|---|---:|---:|---:|---|---|\n")
-	for _, s := range subjects(srv.URL) {
-		name := fmt.Sprintf("%s as %s over %s", s.implementation, s.role, s.transport)
-		dir := t.TempDir()
-		args := append([]string{s.args[0], "--json", filepath.Join(dir, "r.json"), "--junit", "", "--summary", ""}, s.args[1:]...)
-		ctx := ctxFor(t)
-		cmd := exec.CommandContext(ctx, bin, args...)
-		if s.ownHome {
-			home := filepath.Join(dir, "home")
-			if err := os.Mkdir(home, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			cmd.Env = append(os.Environ(), "HOME="+home)
-		}
-		began := time.Now()
-		out, _ := cmd.CombinedOutput()
-		code := cmd.ProcessState.ExitCode()
-		t.Logf("%s: exit %d in %s", name, code, time.Since(began).Round(10*time.Millisecond))
-		if code != s.code {
-			t.Errorf("%s: exit %d, want %d\n%s", name, code, s.code, out)
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, "r.json"))
-		if err != nil {
-			t.Errorf("%s: no report: %v\n%s", name, err, out)
-			continue
-		}
-		var r reports.JSON
-		if err := json.Unmarshal(data, &r); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&table, "| %s | %s | %s | %d | %d (%d, %d) | %d | %s (%d) | %s |\n", s.implementation, s.role, s.transport,
-			r.Totals.Passed, r.Totals.Failed, r.Totals.MustFailed, r.Totals.Known, r.Totals.Skipped, r.Verdict, code, s.why)
+	// The rows run side by side, a few at a time: most of a row's time is
+	// its subject's, waiting (acpx answers a turn a second late).
+	all := subjects(srv.URL)
+	rows := make([]string, len(all))
+	slots := make(chan struct{}, 3)
+	var wg sync.WaitGroup
+	for i, s := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			rows[i] = matrixRow(t, s)
+		}()
+	}
+	wg.Wait()
+	for _, row := range rows {
+		table.WriteString(row)
 	}
 	for _, file := range matrixFiles {
 		doc, err := os.ReadFile(file)
@@ -434,6 +421,79 @@ func TestInteropMatrix(t *testing.T) {
 		case !bytes.Equal(updated, doc):
 			t.Errorf("the interop matrix in %s is out of date: run go test ./interop -update\nnow:\n%s", file, table.String())
 		}
+	}
+}
+
+// matrixRow runs the CLI against one subject and returns its row of the
+// matrix, or "" after reporting why it has none.
+func matrixRow(t *testing.T, s subject) string {
+	name := fmt.Sprintf("%s as %s over %s", s.implementation, s.role, s.transport)
+	dir := t.TempDir()
+	args := append([]string{s.args[0], "--json", filepath.Join(dir, "r.json"), "--junit", "", "--summary", ""}, s.args[1:]...)
+	ctx := ctxFor(t)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	if s.ownHome {
+		home := filepath.Join(dir, "home")
+		if err := os.Mkdir(home, 0o700); err != nil {
+			t.Error(err)
+			return ""
+		}
+		cmd.Env = append(os.Environ(), "HOME="+home)
+	}
+	began := time.Now()
+	out, _ := cmd.CombinedOutput()
+	code := cmd.ProcessState.ExitCode()
+	t.Logf("%s: exit %d in %s", name, code, time.Since(began).Round(10*time.Millisecond))
+	if code != s.code {
+		t.Errorf("%s: exit %d, want %d\n%s", name, code, s.code, out)
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Errorf("%s: no report: %v\n%s", name, err, out)
+		return ""
+	}
+	var r reports.JSON
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Errorf("%s: %v", name, err)
+		return ""
+	}
+	return fmt.Sprintf("| %s | %s | %s | %d | %d (%d, %d) | %d | %s (%d) | %s |\n", s.implementation, s.role, s.transport,
+		r.Totals.Passed, r.Totals.Failed, r.Totals.MustFailed, r.Totals.Known, r.Totals.Skipped, r.Verdict, code, s.why)
+}
+
+// TestSharingKeepsTheAdaptersVerdicts: against the TypeScript and Python
+// agent adapters, every check has the same state whether the checks share
+// the adapter's processes or each has its own (--isolate). (The clients
+// share nothing: each check starts a client of its own.)
+func TestSharingKeepsTheAdaptersVerdicts(t *testing.T) {
+	for _, a := range []struct {
+		name string
+		argv []string
+	}{{"TypeScript", []string{node, tsAgent}}, {"Python", []string{python3, pyAgent}}} {
+		t.Run(a.name, func(t *testing.T) {
+			t.Parallel()
+			var runs [2][]reports.Check
+			for i, mode := range []string{"--isolate", "--isolate=false"} {
+				path := filepath.Join(t.TempDir(), "r.json")
+				cmd := exec.CommandContext(ctxFor(t), bin, append([]string{"agent", mode, "--json", path, "--junit", "", "--summary", "", "--"}, a.argv...)...)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("acpconform agent %s: %v\n%s", mode, err, out)
+				}
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var doc reports.JSON
+				if err := json.Unmarshal(data, &doc); err != nil {
+					t.Fatal(err)
+				}
+				runs[i] = doc.Checks
+			}
+			for _, d := range reports.StateDifferences(runs[0], runs[1]) {
+				t.Errorf("isolated, then shared: %s", d)
+			}
+		})
 	}
 }
 

@@ -158,6 +158,11 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 		args = append(args, "--id", strings.Join(ids, ","), "--", bin, "reference-agent")
 	case m.Role() == suite.ClientRole: // the mutated reference client, as a command
 		args = append(append([]string{"client"}, args[1:]...), "--", bin, "reference-client")
+	default:
+		// run checks every role; an agent mutant is judged by the agent's
+		// checks: the harness's mock agent compiles forms with the
+		// reference too, and a client check that broke would say nothing.
+		args = append(args, "--label-filter", "role: containsAny agent")
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	out, err := cmd.CombinedOutput()
