@@ -76,7 +76,7 @@ func Catalogue(o Options) *Checks {
 	if e.scenario <= 0 {
 		e.scenario = suite.DefaultScenario
 	}
-	e.share = sharing{on: !o.Isolate && !o.Subject.InProcess() && o.Subject.Role() == suite.AgentRole, idle: map[string]*fixture{}}
+	e.share = sharing{on: !o.Isolate && o.Subject.Role() == suite.AgentRole, idle: map[string]*fixture{}}
 	// One ordered container: the checks run in the catalogue's order, a
 	// failure does not stop the rest, and AfterAll closes what they shared.
 	Describe("", Ordered, ContinueOnFailure, func() {
@@ -183,6 +183,10 @@ func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 	f := &fixture{e: e, mc: client.New(cfg), link: link}
 	f.mc.Connect(link.Conn)
 	DeferCleanup(func() {
+		if !CurrentSpecReport().Failed() {
+			e.closeLater(f) // nothing to show of it: the next check need not wait
+			return
+		}
 		f.mc.Close()
 		link.Close()
 		keepEvidence(link, f.mc.Transcript().String)

@@ -42,6 +42,9 @@ type sharing struct {
 	// an earlier check had used; only then does its second attempt run.
 	usedShared bool
 	retrying   bool // the current attempt is the second: no sharing
+	// closing counts the connections of passed checks still closing: a
+	// process may take its time to exit, and no later check waits for it.
+	closing sync.WaitGroup
 }
 
 // shareKey is what makes two connections interchangeable: what the mock
@@ -106,9 +109,13 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 	}
 	f.violationsAllowed = false
 	DeferCleanup(func() {
-		if CurrentSpecReport().Failed() || f.violationsAllowed || !f.mc.Reusable() {
+		switch {
+		case CurrentSpecReport().Failed():
 			f.close()
 			keepEvidence(f.link, f.mc.Transcript().String)
+			return
+		case f.violationsAllowed || !f.mc.Reusable():
+			e.closeLater(f)
 			return
 		}
 		e.share.idle[key] = f
@@ -122,6 +129,16 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 	f.session, err = f.mc.NewSession(e.wait(ctx))
 	must("session/new", err)
 	return f
+}
+
+// closeLater ends the connection of a check that passed while the next
+// checks run; closeIdle waits for it.
+func (e *env) closeLater(f *fixture) {
+	e.share.closing.Add(1)
+	go func() {
+		defer e.share.closing.Done()
+		f.close()
+	}()
 }
 
 // close ends the fixture's connection.
@@ -146,6 +163,7 @@ func (e *env) closeIdle() {
 		r.Release()
 	}
 	wg.Wait()
+	e.share.closing.Wait()
 }
 
 // previousFailure is the failure of the current check's first attempt.

@@ -66,6 +66,8 @@ type Process struct {
 	sent  sent     // the strongest ending we asked for
 	known []member // descendants seen while it ran (Linux)
 
+	startTicks uint64 // when it started, in clock ticks after boot (Linux)
+
 	polite   sync.Once
 	finished sync.Once
 }

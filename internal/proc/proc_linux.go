@@ -27,6 +27,15 @@ func BecomeSubreaper() error {
 	return nil
 }
 
+// noteStart notes when the process started, so that finding its family
+// need not read the environment of processes older than it: none of those
+// can be its descendant.
+func (p *Process) noteStart() {
+	if s, err := readStat(p.cmd.Process.Pid); err == nil {
+		p.startTicks = s.start
+	}
+}
+
 // remember notes the descendants of p as they are now, so that Stop still
 // finds them after p exits and they lose their parent.
 func (p *Process) remember() {
@@ -110,7 +119,7 @@ func (p *Process) family(all []procStat) []procStat {
 		add(main)
 	}
 	for _, s := range all {
-		if s.pgid == main || p.marked(s.pid) {
+		if s.pgid == main || s.start >= p.startTicks && p.marked(s.pid) {
 			add(s.pid)
 		}
 	}

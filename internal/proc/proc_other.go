@@ -10,4 +10,6 @@ func BecomeSubreaper() error { return nil }
 
 func (p *Process) remember() {}
 
+func (p *Process) noteStart() {}
+
 func (p *Process) endDescendants(context.Context) {}

@@ -61,6 +61,7 @@ func Start(argv []string) (*Process, error) {
 		errRead.Close()
 		close(p.stderrDone)
 	}()
+	p.noteStart()
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
