@@ -185,38 +185,42 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 	}
 	sameInJUnit(t, junitPath, doc)
 	if m.Role() == suite.AgentRole {
-		sameSharedOrIsolated(t, ctx, bin, dir)
+		sameIsolated(t, ctx, bin, dir, args, doc.Checks)
 	}
 	return failed
 }
 
-// sameSharedOrIsolated runs the catalogue against the mutant's agent over
-// stdio twice, its checks sharing processes and each with a process of its
-// own (--isolate), and fails the test where a check's state differs:
-// sharing must never change a verdict.
-func sameSharedOrIsolated(t *testing.T, ctx context.Context, bin, dir string) {
+// sameIsolated runs the mutant's catalogue again with --isolate, each
+// check on a connection of its own, and fails the test where a check's
+// state differs from the run's, whose checks shared connections: sharing
+// must never change a verdict, nor so the kill matrix.
+func sameIsolated(t *testing.T, ctx context.Context, bin, dir string, args []string, shared []reports.Check) {
 	t.Helper()
-	var runs [2][]reports.Check
-	for i, mode := range []string{"--isolate=false", "--isolate"} {
-		jsonPath := filepath.Join(dir, fmt.Sprintf("stdio-%d.json", i))
-		cmd := exec.CommandContext(ctx, bin, "agent", mode, "--json", jsonPath, "--junit", "", "--summary", "",
-			"--response-timeout", "2s", "--scenario-timeout", "5s", "--", bin, "reference-agent")
-		out, _ := cmd.CombinedOutput()
-		if code := cmd.ProcessState.ExitCode(); code > 1 {
-			t.Fatalf("acpconform agent %s exited %d:\n%s", mode, code, tail(out))
+	path := filepath.Join(dir, "isolated.json")
+	isolated := []string{args[0], "--isolate", "--json", path, "--junit", "", "--summary", ""}
+	for i := 1; i < len(args); i++ { // the run's own flags, but its reports
+		switch args[i] {
+		case "--json", "--junit", "--summary":
+			i++
+		default:
+			isolated = append(isolated, args[i])
 		}
-		data, err := os.ReadFile(jsonPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc reports.JSON
-		if err := json.Unmarshal(data, &doc); err != nil {
-			t.Fatal(err)
-		}
-		runs[i] = doc.Checks
 	}
-	for _, d := range reports.StateDifferences(runs[1], runs[0]) {
-		t.Errorf("over stdio, isolated and then shared: %s", d)
+	cmd := exec.CommandContext(ctx, bin, isolated...)
+	out, _ := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("acpconform %s --isolate exited %d, want 1 as shared:\n%s", args[0], code, tail(out))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc reports.JSON
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range reports.StateDifferences(doc.Checks, shared) {
+		t.Errorf("isolated, then shared: %s", d)
 	}
 }
 

@@ -61,11 +61,13 @@ func referenceRun() subjects {
 
 func (a *app) runCommand() *cobra.Command {
 	var f checkFlags
+	var isolate bool
 	cmd := a.command("run [flags]", "Run the whole catalogue against the built-in reference peers and write the reports", runLong,
 		func(cmd *cobra.Command, _ []string) (int, error) {
-			return a.checkSubjects(cmd, referenceRun(), nil, "", scenarios.Options{}, &f, false)
+			return a.checkSubjects(cmd, referenceRun(), nil, "", scenarios.Options{Isolate: isolate}, &f, false)
 		})
 	cmd.Args = cobra.NoArgs
 	f.register(cmd.Flags())
+	cmd.Flags().BoolVar(&isolate, "isolate", false, "give every check of the reference agent a connection of its own; by default they share connections, as against any agent (see acpconform agent --help)")
 	return cmd
 }
