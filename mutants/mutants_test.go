@@ -164,6 +164,11 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 		// reference too, and a client check that broke would say nothing.
 		args = append(args, "--label-filter", "role: containsAny agent")
 	}
+	// The run again with --isolate, side by side: both mostly wait.
+	isolated := make(chan isolatedRun, 1)
+	if m.Role() == suite.AgentRole {
+		go func() { isolated <- runIsolated(ctx, bin, dir, args) }()
+	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	out, err := cmd.CombinedOutput()
 	if code := cmd.ProcessState.ExitCode(); code != 1 {
@@ -185,17 +190,28 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 	}
 	sameInJUnit(t, junitPath, doc)
 	if m.Role() == suite.AgentRole {
-		sameIsolated(t, ctx, bin, dir, args, doc.Checks)
+		r := <-isolated
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		for _, d := range reports.StateDifferences(r.checks, doc.Checks) {
+			t.Errorf("isolated, then shared: %s", d)
+		}
 	}
 	return failed
 }
 
-// sameIsolated runs the mutant's catalogue again with --isolate, each
-// check on a connection of its own, and fails the test where a check's
-// state differs from the run's, whose checks shared connections: sharing
-// must never change a verdict, nor so the kill matrix.
-func sameIsolated(t *testing.T, ctx context.Context, bin, dir string, args []string, shared []reports.Check) {
-	t.Helper()
+// isolatedRun is a mutant's run with --isolate: each check on a
+// connection of its own. Its checks' states must be the shared run's:
+// sharing must never change a verdict, nor so the kill matrix.
+type isolatedRun struct {
+	checks []reports.Check
+	err    error
+}
+
+// runIsolated runs args again with --isolate, reporting to a file of its
+// own.
+func runIsolated(ctx context.Context, bin, dir string, args []string) isolatedRun {
 	path := filepath.Join(dir, "isolated.json")
 	isolated := []string{args[0], "--isolate", "--json", path, "--junit", "", "--summary", ""}
 	for i := 1; i < len(args); i++ { // the run's own flags, but its reports
@@ -209,19 +225,17 @@ func sameIsolated(t *testing.T, ctx context.Context, bin, dir string, args []str
 	cmd := exec.CommandContext(ctx, bin, isolated...)
 	out, _ := cmd.CombinedOutput()
 	if code := cmd.ProcessState.ExitCode(); code != 1 {
-		t.Fatalf("acpconform %s --isolate exited %d, want 1 as shared:\n%s", args[0], code, tail(out))
+		return isolatedRun{err: fmt.Errorf("acpconform %s --isolate exited %d, want 1 as shared:\n%s", args[0], code, tail(out))}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		return isolatedRun{err: err}
 	}
 	var doc reports.JSON
 	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
+		return isolatedRun{err: err}
 	}
-	for _, d := range reports.StateDifferences(doc.Checks, shared) {
-		t.Errorf("isolated, then shared: %s", d)
-	}
+	return isolatedRun{checks: doc.Checks}
 }
 
 // forbidden are what a failure must never show: a failure says in

@@ -45,7 +45,7 @@ func TestRelayMutantChild(t *testing.T) {
 	if mutant == nil {
 		t.Fatalf("no relay mutant %q", name)
 	}
-	cfg := suite.Config{Subject: mutant.Subject(), Response: 2 * time.Second, Scenario: 10 * time.Second}
+	cfg := suite.Config{Subject: mutant.Subject(), Response: time.Second, Scenario: 10 * time.Second}
 	report := suite.Run(cfg, func() {
 		scenarios.Catalogue(scenarios.Options{Subject: cfg.Subject, Response: cfg.Response, Scenario: cfg.Scenario})
 	})
