@@ -254,6 +254,23 @@ var All = []Mutant{
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil`},
 	{"close-ends-late", "RTE-7", "conn.go", `		return fmt.Errorf("%s: %w before the client answered", method, ErrConnectionClosed)`, `		time.Sleep(3 * time.Second)
 		return fmt.Errorf("%s: %w before the client answered", method, ErrConnectionClosed)`},
+	{"warnings-kept-per-process", "DEP-1", "probeagent/value.go", `func (w *warningLog) list() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.warnings...)
+}`, `var processWarnings struct {
+	sync.Mutex
+	all []string
+}
+
+func (w *warningLog) list() []string { // every warning of the process so far, not this call's
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	processWarnings.Lock()
+	defer processWarnings.Unlock()
+	processWarnings.all = append(processWarnings.all, w.warnings...)
+	return append([]string(nil), processWarnings.all...)
+}`},
 	{"stdin-end-ignored", "RTE-7", "probeagent/run.go", `	select {
 	case <-conn.Done():
 	case <-ctx.Done():
@@ -267,7 +284,8 @@ var All = []Mutant{
 // process that outlives its stdin costs every check of a full run the
 // stop grace.)
 var overStdio = map[string][]string{
-	"stdin-end-ignored": {"RTE-7"},
+	"stdin-end-ignored":         {"RTE-7"},
+	"warnings-kept-per-process": {"DEP-1"},
 }
 
 // Role is the role the mutated reference plays: a mutant of the reference

@@ -20,6 +20,13 @@ func (e *env) dep() {
 			Expect(f.probe(ctx, withFallback(deploy(), plainFallback("production"), 0))).To(BeOutcome(withWarning(accepted(1, "production"))))
 		})
 
+		e.it("warns-once-each-call", "warns once for each call, however many calls a process makes", fresh, rules("DEP-1"), func(ctx SpecContext) {
+			f := e.connect(ctx, bareClient)
+			for range 3 { // one connection, one process: warnings kept per process would pile up
+				Expect(f.probe(ctx, withFallback(deploy(), plainFallback("production"), 0))).To(BeOutcome(withWarning(accepted(1, "production"))))
+			}
+		})
+
 		e.it("warns-once-when-refused", "warns once also when the value is then refused", fresh, rules("DEP-1", "DEP-2"), func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			Expect(f.probe(ctx, withFallback(deploy(), plainFallback("staging"), 0))).To(BeOutcome(withWarning(invalidFallback)))

@@ -679,6 +679,7 @@ func TestHostileRelayCouldNotRun(t *testing.T) {
 // TestHostileRaceFreeRelayRun: row 2, a -race build checks the mirror, a
 // passing relay: exit 0, no data race.
 func TestHostileRaceFreeRelayRun(t *testing.T) {
+	t.Parallel()
 	race := raceBinary(t)
 	s := newRun(t)
 	s.acp = race
