@@ -378,6 +378,7 @@ var matrixSection = regexp.MustCompile(`(?s)(<!-- interop matrix: go test ./inte
 // README.md and docs/interop.md current: a row whose counts (known
 // failures among them), verdict or exit code change fails it.
 func TestInteropMatrix(t *testing.T) {
+	t.Parallel()
 	srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -391,7 +392,8 @@ func TestInteropMatrix(t *testing.T) {
 	rows := make([]string, len(all))
 	slots := make(chan struct{}, 3)
 	var wg sync.WaitGroup
-	for i, s := range all {
+	for i := len(all) - 1; i >= 0; i-- { // the slow third-party rows, last in the table, first
+		s := all[i]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -467,6 +469,7 @@ func matrixRow(t *testing.T, s subject) string {
 // the adapter's processes or each has its own (--isolate). (The clients
 // share nothing: each check starts a client of its own.)
 func TestSharingKeepsTheAdaptersVerdicts(t *testing.T) {
+	t.Parallel()
 	for _, a := range []struct {
 		name string
 		argv []string
