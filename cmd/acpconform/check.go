@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/acpconform/acpconform/internal/bridge"
 	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/internal/version"
@@ -581,19 +582,7 @@ func (c *checking) printFailure(b *bytes.Buffer, ch reports.Check, startUp bool)
 
 // shellQuote joins words into a command line a POSIX shell reads back as
 // the same words.
-func shellQuote(words []string) string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		if w != "" && safeWord.MatchString(w) {
-			out[i] = w
-		} else {
-			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-var safeWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+func shellQuote(words []string) string { return bridge.CommandLine(words) }
 
 // failureOf is what to say on stderr about a run that did not reach a
 // verdict of conformance: its start-up diagnosis, or its reason.
