@@ -125,24 +125,44 @@ func replaced(argv []string, placeholder, value string) []string {
 	return out
 }
 
-// connectWebSocket serves one WebSocket, starts the process with its URL
-// and waits, at most until ctx ends, for the process to connect.
-func (c *command) connectWebSocket(ctx context.Context) (*Link, error) {
-	conns := make(chan wire.Conn, 1)
-	released := make(chan struct{})
-	opts := c.opts
-	opts.Transcript = nil
+// oneWebSocket is a WebSocket the harness serves on loopback for one
+// peer: its first connection arrives on conn, later ones are refused, and
+// the server holds it until release.
+type oneWebSocket struct {
+	*wire.Server
+	conn     chan wire.Conn
+	released chan struct{}
+}
+
+func serveOneWebSocket(opts wire.Options) (*oneWebSocket, error) {
+	o := &oneWebSocket{conn: make(chan wire.Conn, 1), released: make(chan struct{})}
 	srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, opts, func(hctx context.Context, conn wire.Conn) {
 		select {
-		case conns <- conn:
+		case o.conn <- conn:
 		default:
-			return // one connection per process
+			return // one connection per peer
 		}
 		select { // the handler owns the connection: hold it until the link ends
-		case <-released:
+		case <-o.released:
 		case <-hctx.Done():
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
+	o.Server = srv
+	return o, nil
+}
+
+// release lets the connection go; call it once.
+func (o *oneWebSocket) release() { close(o.released) }
+
+// connectWebSocket serves one WebSocket, starts the process with its URL
+// and waits, at most until ctx ends, for the process to connect.
+func (c *command) connectWebSocket(ctx context.Context) (*Link, error) {
+	opts := c.opts
+	opts.Transcript = nil
+	srv, err := serveOneWebSocket(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -152,13 +172,13 @@ func (c *command) connectWebSocket(ctx context.Context) (*Link, error) {
 		return nil, err
 	}
 	stop := func() error {
-		close(released)
+		srv.release()
 		err := p.Stop()
 		srv.Close()
 		return err
 	}
 	select {
-	case conn := <-conns:
+	case conn := <-srv.conn:
 		return &Link{Conn: conn, Diagnostics: p.Stderr.String, process: p, close: stop}, nil
 	case <-p.Exited():
 		stop()

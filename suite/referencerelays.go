@@ -42,18 +42,7 @@ func (inProcessMirror) InProcess() bool { return true }
 func (inProcessMirror) Transport() Transport { return InProcessTransport }
 
 func (m inProcessMirror) Connect(context.Context) (*Link, error) {
-	upstream, released := make(chan wire.Conn, 1), make(chan struct{})
-	srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, wire.Options{MaxFrame: RelayHarnessMaxFrame}, func(hctx context.Context, conn wire.Conn) {
-		select {
-		case upstream <- conn:
-		default:
-			return
-		}
-		select {
-		case <-released:
-		case <-hctx.Done():
-		}
-	})
+	srv, err := serveOneWebSocket(wire.Options{MaxFrame: RelayHarnessMaxFrame})
 	if err != nil {
 		return nil, fmt.Errorf("suite: serve the mirror's agent: %w", err)
 	}
@@ -78,7 +67,7 @@ func (m inProcessMirror) Connect(context.Context) (*Link, error) {
 		UpstreamURL: srv.URL,
 		Upstream: func(ctx context.Context) (wire.Conn, error) {
 			select {
-			case c := <-upstream:
+			case c := <-srv.conn:
 				return c, nil
 			case err := <-mirrored:
 				mirrored <- err
@@ -89,7 +78,7 @@ func (m inProcessMirror) Connect(context.Context) (*Link, error) {
 		},
 		close: func() error {
 			mine.Close()
-			close(released)
+			srv.release()
 			cancel()
 			<-mirrored
 			return srv.Close()

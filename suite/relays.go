@@ -43,21 +43,9 @@ func (r relay) Connect(ctx context.Context) (*Link, error) {
 // connectWebSocket serves a mock agent's WebSocket at {url} and starts the
 // relay with its URL.
 func (r relay) connectWebSocket() (*Link, error) {
-	upstream := make(chan wire.Conn, 1)
-	released := make(chan struct{})
 	opts := r.opts
 	opts.Transcript = nil
-	srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, opts, func(hctx context.Context, conn wire.Conn) {
-		select {
-		case upstream <- conn:
-		default:
-			return
-		}
-		select {
-		case <-released:
-		case <-hctx.Done():
-		}
-	})
+	srv, err := serveOneWebSocket(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +63,7 @@ func (r relay) connectWebSocket() (*Link, error) {
 		upstreamWhat: "the agent served at " + srv.URL,
 		Upstream: func(ctx context.Context) (wire.Conn, error) {
 			select {
-			case c := <-upstream:
+			case c := <-srv.conn:
 				return c, nil
 			case <-p.Exited():
 				return nil, fmt.Errorf("the relay %s without connecting to %s", wasEnded(p.ExitDescription()), srv.URL)
@@ -85,7 +73,7 @@ func (r relay) connectWebSocket() (*Link, error) {
 		},
 		close: func() error {
 			conn.Close()
-			close(released)
+			srv.release()
 			err := p.Stop()
 			srv.Close()
 			return err
