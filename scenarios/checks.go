@@ -120,7 +120,7 @@ func (e *env) declare(s, text string, args []any) []any {
 	d.Labels = append(append([]string(nil), labels...), label)
 	e.checks.add(d)
 	out = append(out, Label(label))
-	if e.share.on && !slices.Contains(labels, "fresh") {
+	if e.share.on && !slices.Contains(labels, freshLabel) {
 		out = append(out, FlakeAttempts(2)) // a failure on a shared connection runs again (share.go)
 	}
 	return out

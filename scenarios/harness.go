@@ -178,25 +178,36 @@ func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 // open connects without initializing.
 func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
-	link, err := e.subject.Connect(ctx)
-	must("connecting to "+e.subject.Name(), err)
-	f := &fixture{e: e, mc: client.New(cfg), link: link}
-	f.mc.Connect(link.Conn)
+	f := e.dial(ctx, cfg)
 	DeferCleanup(func() {
 		if !CurrentSpecReport().Failed() {
 			e.closeLater(f) // nothing to show of it: the next check need not wait
 			return
 		}
-		f.mc.Close()
-		link.Close()
-		keepEvidence(link, f.mc.Transcript().String)
+		f.close()
+		keepEvidence(f.link, f.mc.Transcript().String)
 	})
-	DeferCleanup(func() { // runs before the cleanup above: the connection is still open
-		if !f.violationsAllowed {
-			expectNone("the agent did what no client script allowed", f.mc.Violations())
-		}
-	})
+	DeferCleanup(f.expectNoViolations) // runs before the cleanup above: the connection is still open
 	return f
+}
+
+// dial opens a fresh connection with a mock client of cfg on it; the
+// caller closes it.
+func (e *env) dial(ctx context.Context, cfg client.Config) *fixture {
+	GinkgoHelper()
+	link, err := e.subject.Connect(ctx)
+	must("connecting to "+e.subject.Name(), err)
+	f := &fixture{e: e, mc: client.New(cfg), link: link}
+	f.mc.Connect(link.Conn)
+	return f
+}
+
+// expectNoViolations fails the spec when the subject did what no client
+// script allowed, unless the check allowed it.
+func (f *fixture) expectNoViolations() {
+	if !f.violationsAllowed {
+		expectNone("the agent did what no client script allowed", f.mc.Violations())
+	}
 }
 
 // keepEvidence attaches to a failed spec what shows why: the transcript,

@@ -31,7 +31,9 @@ import (
 // fresh labels a check that needs a connection, and so an agent process,
 // of its own: it ends the connection or the process, cancels, or watches
 // what only a first use shows.
-var fresh = Label("fresh")
+var fresh = Label(freshLabel)
+
+const freshLabel = "fresh"
 
 // sharing holds the connections idle between checks, and what the current
 // check's attempt did with them. Checks run one at a time.
@@ -83,7 +85,7 @@ func (e *env) declareSharing() {
 
 // mayShare reports whether the current check may take a shared connection.
 func (e *env) mayShare() bool {
-	return e.share.on && !e.share.retrying && !slices.Contains(CurrentSpecReport().Labels(), "fresh")
+	return e.share.on && !e.share.retrying && !slices.Contains(CurrentSpecReport().Labels(), freshLabel)
 }
 
 // connectShared is connect for a check that may share: an idle connection
@@ -101,10 +103,7 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 		if f != nil {
 			f.close()
 		}
-		link, err := e.subject.Connect(ctx)
-		must("connecting to "+e.subject.Name(), err)
-		f = &fixture{e: e, mc: client.New(cfg), link: link}
-		f.mc.Connect(link.Conn)
+		f = e.dial(ctx, cfg)
 		must("initialize", f.mc.Initialize(e.wait(ctx)))
 	}
 	f.violationsAllowed = false
@@ -120,11 +119,7 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 		}
 		e.share.idle[key] = f
 	})
-	DeferCleanup(func() { // runs first, while the connection is open
-		if !f.violationsAllowed {
-			expectNone("the agent did what no client script allowed", f.mc.Violations())
-		}
-	})
+	DeferCleanup(f.expectNoViolations) // runs first, while the connection is open
 	var err error
 	f.session, err = f.mc.NewSession(e.wait(ctx))
 	must("session/new", err)

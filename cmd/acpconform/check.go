@@ -90,7 +90,7 @@ func (f *checkFlags) wire() wire.Options {
 }
 
 // config builds the run's configuration, checking the flags' values.
-func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Config, error) {
+func (f *checkFlags) config(subject suite.Subject, extraFilters ...string) (suite.Config, error) {
 	var filters []string
 	if f.labelFilter != "" {
 		filters = append(filters, "("+f.labelFilter+")")
@@ -117,8 +117,10 @@ func (f *checkFlags) config(subject suite.Subject, extraFilter string) (suite.Co
 		}
 		filters = append(filters, "("+strings.Join(globs, " || ")+")")
 	}
-	if extraFilter != "" {
-		filters = append(filters, extraFilter)
+	for _, extra := range extraFilters {
+		if extra != "" {
+			filters = append(filters, extra)
+		}
 	}
 	filter := strings.Join(filters, " && ")
 	if filter != "" {
@@ -251,10 +253,7 @@ type subjects struct {
 // run checks every role at once. preflight is false for the built-in
 // reference peers, which cannot fail to start.
 func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filter string, o scenarios.Options, f *checkFlags, preflight bool) (int, error) {
-	if s.scope != "" {
-		filter = strings.Trim(s.scope+" && "+filter, " &")
-	}
-	cfg, err := f.config(s.list[0], filter)
+	cfg, err := f.config(s.list[0], filter, s.scope)
 	if err != nil {
 		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
 	}
