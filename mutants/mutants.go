@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -323,6 +324,29 @@ func (m Mutant) Apply(root, dir string) (string, error) {
 	}
 	overlayPath := filepath.Join(dir, m.Name+".overlay.json")
 	return overlayPath, os.WriteFile(overlayPath, overlay, 0o644)
+}
+
+// Build builds acpconform with the mutant applied, into dir, and returns
+// the binary's path. root is the repository's root.
+//
+// Our packages are compiled without inlining and the binary is linked
+// without symbol tables or DWARF: a mutant's build is then about a third
+// cheaper (it recompiles the mutated package and every one that imports
+// it, then links), and how the binary behaves does not change.
+func (m Mutant) Build(root, dir string) (string, error) {
+	overlay, err := m.Apply(root, dir)
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "acpconform")
+	build := exec.Command("go", "build", "-overlay", overlay,
+		"-gcflags=github.com/acpconform/acpconform/...=-l", "-ldflags=-s -w",
+		"-o", bin, "./cmd/acpconform")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("mutant %s does not build: %v\n%s", m.Name, err, out)
+	}
+	return bin, nil
 }
 
 // helpers are the extra declarations a mutant needs.

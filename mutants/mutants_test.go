@@ -18,6 +18,7 @@ import (
 
 	junit "github.com/joshdk/go-junit"
 
+	"github.com/acpconform/acpconform/internal/waitbound"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/suite"
 )
@@ -28,6 +29,17 @@ var update = flag.Bool("update", false, "rewrite the kill matrix in docs/mutants
 type kill struct {
 	mutant Mutant
 	specs  []string // the checks that failed
+}
+
+// TestMain lets more mutants run at once than there are CPUs: a mutant's
+// build computes, but its runs mostly wait, some for the bound its defect
+// makes a check wait out. The relay child runs Ginkgo, which refuses a
+// -parallel other than its default.
+func TestMain(m *testing.M) {
+	if os.Getenv(relayMutantEnv) == "" {
+		waitbound.Parallel(2)
+	}
+	os.Exit(m.Run())
 }
 
 // TestMutantsAreKilled builds acpconform once per mutant and runs the
@@ -137,15 +149,9 @@ func TestMutantsAreKilled(t *testing.T) {
 // failed.
 func run(t *testing.T, root string, m Mutant) []reports.Check {
 	dir := t.TempDir()
-	overlay, err := m.Apply(root, dir)
+	bin, err := m.Build(root, dir)
 	if err != nil {
 		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "acpconform")
-	build := exec.Command("go", "build", "-overlay", overlay, "-o", bin, "./cmd/acpconform")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("mutant %s does not build: %v\n%s", m.Name, err, out)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
