@@ -32,6 +32,7 @@ func noBridgeDirs(t *testing.T, dir string) {
 // {agent} it passes the client catalogue, with REM-1 skipped for the
 // bridge, and leaves no socket behind.
 func TestClientSpawningItsAgent(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	tmp := t.TempDir()
 	r := acpconform(t, []string{"TMPDIR=" + tmp}, "client", "--", bin, "reference-client", "--agent", "{agent}")
@@ -50,6 +51,7 @@ func TestClientSpawningItsAgent(t *testing.T) {
 // A client that ignores {agent} could not run, within --startup-timeout,
 // and the diagnosis names {agent}.
 func TestClientIgnoringItsAgent(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	r := acpconform(t, []string{"TMPDIR=" + tmp}, "client", "--startup-timeout", "2s", "--", "sh", "-c", "sleep 100", "{agent}")
 	expectCode(t, r, 3)
@@ -62,6 +64,7 @@ func TestClientIgnoringItsAgent(t *testing.T) {
 // A stdio relay that spawns {agent}: the trivial one passes frames
 // through unchanged, since its agent is the bridge.
 func TestRelaySpawningItsAgent(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	r := acpconform(t, []string{"TMPDIR=" + tmp}, "relay", "--", "sh", "-c", "exec {agent}")
 	expectCode(t, r, 0)
@@ -91,6 +94,7 @@ func TestClientWithBothPlaceholders(t *testing.T) {
 // says: the start-up probe, the capability probe and one per check that
 // runs; a check that skips uses none.
 func TestClientListeningConnectionCount(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

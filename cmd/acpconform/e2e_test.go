@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpconform/acpconform/internal/waitbound"
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mutants"
 	"github.com/acpconform/acpconform/reports"
@@ -54,14 +55,9 @@ func binaries(t *testing.T) (string, string) {
 				m = c
 			}
 		}
-		overlay, err := m.Apply(root, binDir)
-		if err != nil {
-			buildErr = err
-			return
-		}
-		mutant = filepath.Join(binDir, "acpconform-mutant")
-		if out, err := exec.Command("go", "build", "-overlay", overlay, "-o", mutant, ".").CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build the mutant: %v\n%s", err, out)
+		mutantDir := filepath.Join(binDir, "mutant")
+		if buildErr = os.Mkdir(mutantDir, 0o755); buildErr == nil {
+			mutant, buildErr = m.Build(root, mutantDir)
 		}
 	})
 	if buildErr != nil {
@@ -71,6 +67,9 @@ func binaries(t *testing.T) (string, string) {
 }
 
 func TestMain(m *testing.M) {
+	// Most of these tests wait for a subject to time out, exit or be
+	// stopped; only a few compute.
+	waitbound.Parallel(3)
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
@@ -131,6 +130,7 @@ func expectCode(t *testing.T, r result, code int) {
 }
 
 func TestAgentOverStdio(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	r := acpconform(t, nil, "agent", "--", bin, "reference-agent")
 	expectCode(t, r, 0)
@@ -159,6 +159,7 @@ func serveReference(t *testing.T) string {
 }
 
 func TestAgentOverWebSocket(t *testing.T) {
+	t.Parallel()
 	r := acpconform(t, nil, "agent", "--url", serveReference(t))
 	expectCode(t, r, 0)
 	if r.report.Totals.Failed != 0 || r.report.Totals.Passed < 100 {
@@ -167,6 +168,7 @@ func TestAgentOverWebSocket(t *testing.T) {
 }
 
 func TestBrokenAgentFails(t *testing.T) {
+	t.Parallel()
 	_, mut := binaries(t)
 	r := acpconform(t, nil, "agent", "--response-timeout", "2s", "--", mut, "reference-agent")
 	expectCode(t, r, 1)
@@ -183,6 +185,7 @@ func TestBrokenAgentFails(t *testing.T) {
 }
 
 func TestBaselineForPullRequests(t *testing.T) {
+	t.Parallel()
 	bin, mut := binaries(t)
 	baseline := filepath.Join(t.TempDir(), "baseline.yaml")
 	r := acpconform(t, nil, "agent", "--response-timeout", "2s", "--write-baseline", baseline, "--", mut, "reference-agent")
@@ -232,6 +235,7 @@ func TestAgentWithoutProbe(t *testing.T) {
 }
 
 func TestClient(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	r := acpconform(t, nil, "client", "--", bin, "reference-client")
 	expectCode(t, r, 0)
@@ -446,6 +450,7 @@ func processesWith(cmdline string) []string {
 
 // TestShellExample runs the CI script of docs/ci as a pipeline would.
 func TestShellExample(t *testing.T) {
+	t.Parallel()
 	bin, mut := binaries(t)
 	script, _ := filepath.Abs("../../docs/ci/acpconform-check.sh")
 	run := func(env ...string) (int, string) {

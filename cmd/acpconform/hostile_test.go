@@ -641,6 +641,7 @@ func (st *started) wait(ctx context.Context, t *testing.T) ended {
 // late: exit 3 with what the relay did, no panic; and the mirror with its
 // flag before the URL, which crashed the harness, is checked like any relay.
 func TestHostileRelayCouldNotRun(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		env     []string
@@ -696,6 +697,7 @@ func TestHostileRaceFreeRelayRun(t *testing.T) {
 // answering initialize, 20 times: never "could not run", and every failure
 // says the agent exited.
 func TestHostileAgentExitsAfterInitialize(t *testing.T) {
+	t.Parallel()
 	for i := range 20 {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
 			t.Parallel()
@@ -723,6 +725,7 @@ func TestHostileAgentExitsAfterInitialize(t *testing.T) {
 // TestHostileLastWords: row 4, an agent that writes to stderr and exits 5, 30
 // times: could not run, with its last words and its status.
 func TestHostileLastWords(t *testing.T) {
+	t.Parallel()
 	for i := range 30 {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
 			t.Parallel()
@@ -861,6 +864,7 @@ func TestHostileHugeNumberIsElided(t *testing.T) {
 // while a check waits on an agent that ignores SIGTERM, as does its child:
 // exit 5, the reports say interrupted, and no subject process is left.
 func TestHostileSignalsDuringCheck(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		signals []syscall.Signal
@@ -1200,13 +1204,13 @@ func TestHostileUsageErrors(t *testing.T) {
 	}
 }
 
-// TestHostileWholeRunTimeout: row 21, --timeout 15s over an agent that never
+// TestHostileWholeRunTimeout: row 21, --timeout 5s over an agent that never
 // answers its prompts and ignores SIGTERM: exit 5, timed out, reports
 // written, nothing left.
 func TestHostileWholeRunTimeout(t *testing.T) {
 	t.Parallel()
 	s := newRun(t)
-	e := s.run("agent", "--timeout", "15s", "--", s.hostile, "hang")
+	e := s.run("agent", "--timeout", "5s", "--", s.hostile, "hang")
 	expectExit(t, e, 5)
 	if !strings.Contains(e.stderr, "--timeout") && !strings.Contains(strings.ToLower(e.stderr), "timed out") {
 		t.Errorf("stderr does not say the run timed out (--timeout):\n%s", clip(e.stderr, 4000))

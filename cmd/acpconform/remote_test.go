@@ -73,6 +73,7 @@ func TestServeWithTokenAndCheckOverURL(t *testing.T) {
 }
 
 func TestServeCommandAndMirror(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	url := startServing(t, nil, "serve-command", "--", bin, "reference-agent")
 	r := acpconform(t, nil, "agent", "--url", url)

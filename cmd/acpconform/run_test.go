@@ -18,6 +18,7 @@ import (
 // check that ran and passed: a rule whose checks were all skipped is not
 // checked.
 func TestRunChecksEveryRule(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	dir := t.TempDir()
 	report := filepath.Join(dir, "junit.xml")

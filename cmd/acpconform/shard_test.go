@@ -73,6 +73,7 @@ func expectSameChecks(t *testing.T, whole, merged result, parts []result) {
 // TestShardsMergeLikeOneRun splits acpconform run in three and merges
 // the shards: the same checks, states and verdict as one machine's run.
 func TestShardsMergeLikeOneRun(t *testing.T) {
+	t.Parallel()
 	whole := acpconform(t, nil, "run")
 	expectCode(t, whole, 0)
 	parts := shards(t, 3, "run")
@@ -115,6 +116,7 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 // TestShardsOfABrokenAgent: the mutant's failures survive the split, and
 // a baseline is judged over the whole run, not one shard's share.
 func TestShardsOfABrokenAgent(t *testing.T) {
+	t.Parallel()
 	_, mut := binaries(t)
 	agent := []string{"agent", "--id", "TOK-1,TOK-2", "--response-timeout", "2s", "--", mut, "reference-agent"}
 	whole := acpconform(t, nil, agent...)
@@ -147,6 +149,7 @@ func TestShardsOfABrokenAgent(t *testing.T) {
 // different subjects and files that are no shard's report are usage
 // errors naming the file and why.
 func TestMergeRefusesOtherRuns(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	run := shards(t, 2, "run", "--id", "TOK-1")
 	agent := shards(t, 2, "agent", "--id", "TOK-1", "--", bin, "reference-agent")

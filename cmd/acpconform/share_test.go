@@ -14,6 +14,7 @@ import (
 // every check has the same state whether the checks share processes or
 // each has its own (--isolate), and sharing starts far fewer processes.
 func TestSharingKeepsTheVerdicts(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	dir := t.TempDir()
 	count := filepath.Join(dir, "count.sh") // logs each start of the agent
