@@ -46,6 +46,34 @@ func TestReadStatReadsThisProcess(t *testing.T) {
 	}
 }
 
+func TestParseStatCountsFieldsFromTheNamesEnd(t *testing.T) {
+	// A command name may hold spaces and parentheses: prctl(PR_SET_NAME).
+	line := "4242 (a) b (c) S 17 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 200 18446744073709551615\n"
+	s, err := parseStat(4242, []byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (procStat{pid: 4242, ppid: 17, pgid: 4242, state: 'S', start: 987654}); s != want {
+		t.Errorf("parseStat = %+v, want %+v", s, want)
+	}
+	for _, bad := range []string{"4242 no name S 1 2", "4242 (short) S 1 2 3", "4242 (x) S one 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"} {
+		if s, err := parseStat(4242, []byte(bad)); err == nil {
+			t.Errorf("parseStat(%q) = %+v, want an error", bad, s)
+		}
+	}
+}
+
+// BenchmarkProcesses times one look at every process, which stopping a
+// subject takes a few of.
+func BenchmarkProcesses(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(processes()) == 0 {
+			b.Fatal("no process listed")
+		}
+	}
+}
+
 func TestStopKillsAGrandchildThatLeftTheGroupHoldingStdout(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
