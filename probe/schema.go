@@ -78,6 +78,12 @@ var compiled = sync.OnceValues(func() (schemas, error) {
 	return s, nil
 })
 
+// CompileSchemas compiles the schemas now, not at the first validation,
+// which is otherwise the first request's to wait for (about 2 ms). A
+// process that validates soon after it starts, such as an agent waiting
+// for its first prompt, calls it in a goroutine of its own as it starts.
+func CompileSchemas() { _, _ = compiled() }
+
 // what each schema's documents are called in a sentence.
 var documentNames = map[string]string{
 	SchemaRequest: "probe request",
