@@ -339,15 +339,17 @@ func (m Mutant) Build(root, dir string) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "acpconform")
-	build := exec.Command("go", "build", "-overlay", overlay,
-		"-gcflags=github.com/acpconform/acpconform/...=-l", "-ldflags=-s -w",
-		"-o", bin, "./cmd/acpconform")
+	build := exec.Command("go", append(append([]string{"build", "-overlay", overlay}, buildFlags...), "-o", bin, "./cmd/acpconform")...)
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("mutant %s does not build: %v\n%s", m.Name, err, out)
 	}
 	return bin, nil
 }
+
+// buildFlags are Build's flags besides the overlay: no inlining in our
+// packages, no symbol table or DWARF.
+var buildFlags = []string{"-gcflags=github.com/acpconform/acpconform/...=-l", "-ldflags=-s -w"}
 
 // helpers are the extra declarations a mutant needs.
 var helpers = map[string]string{

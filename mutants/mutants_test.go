@@ -39,7 +39,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(relayMutantEnv) == "" {
 		waitbound.Parallel(2)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if relayChildDir != "" {
+		os.RemoveAll(relayChildDir)
+	}
+	os.Exit(code)
 }
 
 // TestMutantsAreKilled builds acpconform once per mutant and runs the

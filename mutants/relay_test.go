@@ -3,9 +3,11 @@ package mutants
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,13 +83,38 @@ func cutPrefix(s, prefix string) (string, bool) {
 	return "", false
 }
 
+// relayChild builds, once, the test binary that runs a relay mutant's
+// catalogue: this package's tests, built as the mutants are and without
+// the race detector, which would make each of those runs cost ten times
+// the CPU. The race detector still watches the relay catalogue in the
+// scenarios tests, and the CLI's in TestHostileRaceFreeRelayRun.
+var relayChild = sync.OnceValues(func() (string, error) {
+	var err error
+	if relayChildDir, err = os.MkdirTemp("", "acpconform-relay-mutants"); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(relayChildDir, "mutants.test")
+	build := exec.Command("go", "test", "-c", buildFlags[0], buildFlags[1], "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go test -c: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// relayChildDir holds relayChild's binary once built; TestMain removes it.
+var relayChildDir string
+
 // runRelay runs the relay catalogue against m in a child process and
 // returns the checks that failed.
 func runRelay(t *testing.T, m RelayMutant) []relayFailure {
+	child, err := relayChild()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	out := filepath.Join(t.TempDir(), "failed.json")
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestRelayMutantChild$", "-test.count=1")
+	cmd := exec.CommandContext(ctx, child, "-test.run=^TestRelayMutantChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), relayMutantEnv+"="+m.Name, relayReportEnv+"="+out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the relay catalogue against %s did not run: %v\n%s", m.Name, err, tail(b))
