@@ -442,6 +442,7 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 		} else {
 			p.Transcript().Note(fmt.Sprintf("elicitation/create #%d: answering after %s", k, d))
 		}
+		req := m // the closure's own copy: capturing m would put every request's on the heap
 		p.Go(func() {
 			if step.Answer.Until != nil {
 				select {
@@ -454,7 +455,7 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 			defer t.Stop()
 			select {
 			case <-t.C:
-				c.answer(ctx, p, m, k, step.Answer)
+				c.answer(ctx, p, req, k, step.Answer)
 				c.answered(rec)
 			case <-ctx.Done():
 			}
@@ -507,7 +508,7 @@ func (c *Client) answer(ctx context.Context, p *peer.Peer, m peer.Message, k int
 		if rpcErr != nil {
 			_ = p.RespondError(ctx, id, peer.Error{Code: rpcErr.Code, Message: rpcErr.Message, Data: json.RawMessage(rpcErr.Data)})
 		} else {
-			_ = p.Respond(ctx, id, result)
+			_ = p.RespondRaw(ctx, id, result)
 		}
 	}
 }

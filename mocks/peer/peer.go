@@ -316,14 +316,21 @@ func (p *Peer) Notify(ctx context.Context, method string, params any) error {
 // json.RawMessage result is sent as it is, unchecked.
 func (p *Peer) Respond(ctx context.Context, id json.RawMessage, result any) error {
 	if raw, ok := result.(json.RawMessage); ok && raw != nil {
-		if len(id) == 0 {
-			id = json.RawMessage("null")
-		}
-		frame := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(raw))
-		frame = append(append(append(append(append(frame, `{"jsonrpc":"2.0","id":`...), id...), `,"result":`...), raw...), '}')
-		return p.write(ctx, frame)
+		return p.RespondRaw(ctx, id, raw)
 	}
 	return p.Send(ctx, response{JSONRPC: "2.0", ID: id, Result: result})
+}
+
+// RespondRaw answers request id with result as it is, unchecked: Respond
+// without the interface value, which costs an allocation on the mock
+// client's hot path.
+func (p *Peer) RespondRaw(ctx context.Context, id, result json.RawMessage) error {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	frame := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result))
+	frame = append(append(append(append(append(frame, `{"jsonrpc":"2.0","id":`...), id...), `,"result":`...), result...), '}')
+	return p.write(ctx, frame)
 }
 
 // RespondError answers request id with a JSON-RPC error.
