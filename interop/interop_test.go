@@ -338,6 +338,11 @@ type subject struct {
 	// reads ~/.acpx/config.json (default agent, permissions, timeouts),
 	// which would make the row depend on whoever runs it.
 	ownHome bool
+	// isolatedToo runs the row again with --isolate, a process per check,
+	// and fails unless every check's state is the same: sharing an agent's
+	// processes must never change a verdict. (Clients share nothing: each
+	// check starts a client of its own.)
+	isolatedToo bool
 }
 
 func subjects(wsURL string) []subject {
@@ -347,12 +352,12 @@ func subjects(wsURL string) []subject {
 		{implementation: "Go reference (acpconform)", role: "client", transport: "stdio", args: []string{"client", "--", bin, "reference-client"}},
 		{implementation: "Go reference (acpconform)", role: "client", transport: "WebSocket", args: []string{"client", "--", bin, "reference-client", "--websocket", "{url}"}},
 		{implementation: "Go mirror (acpconform), --unstable-protocol", role: "relay", transport: "WebSocket to stdio", args: []string{"relay", "--", bin, "mirror", "{url}", "--unstable-protocol"}},
-		{implementation: "TypeScript SDK 2.4.0 adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", node, tsAgent}},
+		{implementation: "TypeScript SDK 2.4.0 adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", node, tsAgent}, isolatedToo: true},
 		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "stdio", args: []string{"client", "--", node, tsClient}},
 		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "WebSocket",
 			args: []string{"client", "--baseline", "ts/baseline-client-websocket.yaml", "--", node, tsClient, "--websocket", "{url}"},
 			why:  "1 known failure, in its baseline: binary frames ignored, not refused (REM-1)"},
-		{implementation: "Python 3 standard library adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", python3, pyAgent}},
+		{implementation: "Python 3 standard library adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", python3, pyAgent}, isolatedToo: true},
 		{implementation: "TypeScript SDK 2.4.0 adapter, no handler", role: "client", transport: "stdio",
 			args: []string{"client", "--", node, tsClient, "--no-elicitation-handler"}, code: 1,
 			why: "a deliberately broken variant: -32601 while advertising form (CLI-1)"},
@@ -376,7 +381,9 @@ var matrixSection = regexp.MustCompile(`(?s)(<!-- interop matrix: go test ./inte
 // TestInteropMatrix checks every implementation in every role with the
 // acpconform CLI, as an implementer's CI would, and keeps the matrix in
 // README.md and docs/interop.md current: a row whose counts (known
-// failures among them), verdict or exit code change fails it.
+// failures among them), verdict or exit code change fails it. The
+// TypeScript and Python agent adapters' rows also run with --isolate, and
+// fail unless each check's state is the same both ways.
 func TestInteropMatrix(t *testing.T) {
 	t.Parallel()
 	srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
@@ -390,9 +397,22 @@ func TestInteropMatrix(t *testing.T) {
 	// its subject's, waiting (acpx answers a turn a second late).
 	all := subjects(srv.URL)
 	rows := make([]string, len(all))
-	slots := make(chan struct{}, 3)
+	slots := make(chan struct{}, 3+isolatedRows(all)) // the --isolate runs are there besides
 	var wg sync.WaitGroup
-	for i := len(all) - 1; i >= 0; i-- { // the slow third-party rows, last in the table, first
+	// The slowest first: the rows run again with --isolate, then the
+	// third-party rows, last in the table.
+	var order []int
+	for i := len(all) - 1; i >= 0; i-- {
+		if all[i].isolatedToo {
+			order = append(order, i)
+		}
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		if !all[i].isolatedToo {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
 		s := all[i]
 		wg.Add(1)
 		go func() {
@@ -426,19 +446,54 @@ func TestInteropMatrix(t *testing.T) {
 	}
 }
 
+// isolatedRows counts the rows also run with --isolate.
+func isolatedRows(all []subject) int {
+	n := 0
+	for _, s := range all {
+		if s.isolatedToo {
+			n++
+		}
+	}
+	return n
+}
+
 // matrixRow runs the CLI against one subject and returns its row of the
 // matrix, or "" after reporting why it has none.
 func matrixRow(t *testing.T, s subject) string {
 	name := fmt.Sprintf("%s as %s over %s", s.implementation, s.role, s.transport)
+	isolated := make(chan *reports.JSON, 1)
+	if s.isolatedToo { // side by side: a process per check mostly waits for Node or Python to start
+		go func() {
+			r, _ := runRow(t, name+", --isolate", s, "--isolate")
+			isolated <- r
+		}()
+	}
+	r, code := runRow(t, name, s)
+	if s.isolatedToo {
+		if ri := <-isolated; r != nil && ri != nil {
+			for _, d := range reports.StateDifferences(ri.Checks, r.Checks) {
+				t.Errorf("%s: isolated, then shared: %s", name, d)
+			}
+		}
+	}
+	if r == nil {
+		return ""
+	}
+	return fmt.Sprintf("| %s | %s | %s | %d | %d (%d, %d) | %d | %s (%d) | %s |\n", s.implementation, s.role, s.transport,
+		r.Totals.Passed, r.Totals.Failed, r.Totals.MustFailed, r.Totals.Known, r.Totals.Skipped, r.Verdict, code, s.why)
+}
+
+// runRow runs the CLI against the row's subject, with extra flags, and
+// returns its report and exit code; nil after reporting why there is none.
+func runRow(t *testing.T, name string, s subject, extra ...string) (*reports.JSON, int) {
 	dir := t.TempDir()
-	args := append([]string{s.args[0], "--json", filepath.Join(dir, "r.json"), "--junit", "", "--summary", ""}, s.args[1:]...)
-	ctx := ctxFor(t)
-	cmd := exec.CommandContext(ctx, bin, args...)
+	args := append(append([]string{s.args[0], "--json", filepath.Join(dir, "r.json"), "--junit", "", "--summary", ""}, extra...), s.args[1:]...)
+	cmd := exec.CommandContext(ctxFor(t), bin, args...)
 	if s.ownHome {
 		home := filepath.Join(dir, "home")
 		if err := os.Mkdir(home, 0o700); err != nil {
 			t.Error(err)
-			return ""
+			return nil, 0
 		}
 		cmd.Env = append(os.Environ(), "HOME="+home)
 	}
@@ -448,56 +503,19 @@ func matrixRow(t *testing.T, s subject) string {
 	t.Logf("%s: exit %d in %s", name, code, time.Since(began).Round(10*time.Millisecond))
 	if code != s.code {
 		t.Errorf("%s: exit %d, want %d\n%s", name, code, s.code, out)
-		return ""
+		return nil, code
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "r.json"))
 	if err != nil {
 		t.Errorf("%s: no report: %v\n%s", name, err, out)
-		return ""
+		return nil, code
 	}
 	var r reports.JSON
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Errorf("%s: %v", name, err)
-		return ""
+		return nil, code
 	}
-	return fmt.Sprintf("| %s | %s | %s | %d | %d (%d, %d) | %d | %s (%d) | %s |\n", s.implementation, s.role, s.transport,
-		r.Totals.Passed, r.Totals.Failed, r.Totals.MustFailed, r.Totals.Known, r.Totals.Skipped, r.Verdict, code, s.why)
-}
-
-// TestSharingKeepsTheAdaptersVerdicts: against the TypeScript and Python
-// agent adapters, every check has the same state whether the checks share
-// the adapter's processes or each has its own (--isolate). (The clients
-// share nothing: each check starts a client of its own.)
-func TestSharingKeepsTheAdaptersVerdicts(t *testing.T) {
-	t.Parallel()
-	for _, a := range []struct {
-		name string
-		argv []string
-	}{{"TypeScript", []string{node, tsAgent}}, {"Python", []string{python3, pyAgent}}} {
-		t.Run(a.name, func(t *testing.T) {
-			t.Parallel()
-			var runs [2][]reports.Check
-			for i, mode := range []string{"--isolate", "--isolate=false"} {
-				path := filepath.Join(t.TempDir(), "r.json")
-				cmd := exec.CommandContext(ctxFor(t), bin, append([]string{"agent", mode, "--json", path, "--junit", "", "--summary", "", "--"}, a.argv...)...)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("acpconform agent %s: %v\n%s", mode, err, out)
-				}
-				data, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var doc reports.JSON
-				if err := json.Unmarshal(data, &doc); err != nil {
-					t.Fatal(err)
-				}
-				runs[i] = doc.Checks
-			}
-			for _, d := range reports.StateDifferences(runs[0], runs[1]) {
-				t.Errorf("isolated, then shared: %s", d)
-			}
-		})
-	}
+	return &r, code
 }
 
 func ptr[T any](v T) *T { return &v }

