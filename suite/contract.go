@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // contractText is the typed-choice contract (CONTRACT.md), the source of the
@@ -43,28 +44,34 @@ type Rule struct {
 }
 
 var (
-	rules   []Rule
-	byID    map[string]Rule
 	ruleRef = regexp.MustCompile(`^- \*\*([A-Z]{2,3}-\d+) \((MUST|SHOULD)\)\*\* (.*)$`)
 	areaOf  = regexp.MustCompile(`^([A-Z]{2,3})-`)
 )
 
-// The registry is read once, at init, and frozen: nothing may change it.
-// A rule is a bullet "- **ID (LEVEL)** text" with its indented continuation
-// lines.
-func init() {
-	byID = map[string]Rule{}
+// registry is the contract's rules in order, and by ID.
+type registry struct {
+	rules []Rule
+	byID  map[string]Rule
+}
+
+// contract reads the registry once, at first use, and freezes it: nothing
+// may change it. Reading it at init would cost every start of the binary
+// (a reference agent, a bridge, a mirror) 1.5 ms for what only a check
+// run needs. A rule is a bullet "- **ID (LEVEL)** text" with its indented
+// continuation lines.
+var contract = sync.OnceValue(func() registry {
+	reg := registry{byID: map[string]Rule{}}
 	var cur *Rule
 	flush := func() {
 		if cur == nil {
 			return
 		}
 		cur.Text = strings.Join(strings.Fields(cur.Text), " ")
-		if _, dup := byID[cur.ID]; dup {
+		if _, dup := reg.byID[cur.ID]; dup {
 			panic("suite: contract.md defines " + cur.ID + " twice")
 		}
-		rules = append(rules, *cur)
-		byID[cur.ID] = *cur
+		reg.rules = append(reg.rules, *cur)
+		reg.byID[cur.ID] = *cur
 		cur = nil
 	}
 	for _, line := range strings.Split(contractText, "\n") {
@@ -80,10 +87,11 @@ func init() {
 		flush()
 	}
 	flush()
-	if len(rules) == 0 {
+	if len(reg.rules) == 0 {
 		panic("suite: no rules in contract.md")
 	}
-}
+	return reg
+})
 
 // roleOf says who a rule constrains: CLI rules constrain clients, the rules
 // of relays and the remote transport constrain relays, the rest agents.
@@ -112,18 +120,18 @@ func revisionOf(text string) string {
 }
 
 // Rules returns every rule, in the contract's order.
-func Rules() []Rule { return append([]Rule(nil), rules...) }
+func Rules() []Rule { return append([]Rule(nil), contract().rules...) }
 
 // Lookup returns the rule with id.
 func Lookup(id string) (Rule, bool) {
-	r, ok := byID[id]
+	r, ok := contract().byID[id]
 	return r, ok
 }
 
 // MustLookup returns the rule with id and panics for an unknown id: a
 // programmer error in a scenario's declaration.
 func MustLookup(id string) Rule {
-	r, ok := byID[id]
+	r, ok := contract().byID[id]
 	if !ok {
 		panic(fmt.Sprintf("suite: %q is not a CONTRACT ID", id))
 	}
@@ -134,7 +142,7 @@ func MustLookup(id string) Rule {
 func Areas() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, r := range rules {
+	for _, r := range contract().rules {
 		if !seen[r.Area] {
 			seen[r.Area] = true
 			out = append(out, r.Area)
