@@ -94,7 +94,7 @@ var relayChild = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(relayChildDir, "mutants.test")
-	build := exec.Command("go", "test", "-c", buildFlags[0], buildFlags[1], "-o", bin, ".")
+	build := exec.Command("go", append(append([]string{"test", "-c"}, buildFlags...), "-o", bin, ".")...)
 	build.Env = append(os.Environ(), buildGOGC)
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go test -c: %v\n%s", err, out)
