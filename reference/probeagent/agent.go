@@ -38,7 +38,6 @@ var _ acp.Agent = (*Agent)(nil)
 // incoming frames come from r, with its diagnostics going to log. It ends
 // when r ends.
 func Serve(w io.Writer, r io.Reader, log *slog.Logger) *reference.AgentConnection {
-	go probe.CompileSchemas() // while the client starts up: every prompt needs them
 	a := &Agent{}
 	a.conn = reference.NewUnstartedAgentConnection(a, w, r)
 	a.conn.SetLogger(log)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+
+	"github.com/acpconform/acpconform/probe"
 )
 
 // Run serves the probe agent over stdin and stdout until stdin ends or ctx is
@@ -26,6 +28,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "reference-agent: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
+	go probe.CompileSchemas() // while the client starts up: every prompt needs them
 	conn := Serve(stdout, stdin, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	select {
 	case <-conn.Done():
