@@ -153,9 +153,6 @@ type fixture struct {
 	mc      *client.Client
 	link    *suite.Link
 	session string
-	// violationsAllowed turns off the check that the subject did nothing
-	// the mock client was not scripted for.
-	violationsAllowed bool
 }
 
 // connect opens a fresh connection, initializes with cfg's capabilities and
@@ -203,11 +200,9 @@ func (e *env) dial(ctx context.Context, cfg client.Config) *fixture {
 }
 
 // expectNoViolations fails the spec when the subject did what no client
-// script allowed, unless the check allowed it.
+// script allowed.
 func (f *fixture) expectNoViolations() {
-	if !f.violationsAllowed {
-		expectNone("the agent did what no client script allowed", f.mc.Violations())
-	}
+	expectNone("the agent did what no client script allowed", f.mc.Violations())
 }
 
 // keepEvidence attaches to a failed spec what shows why: the transcript,

@@ -213,7 +213,7 @@ func (e *env) attach(conn wire.Conn, cfg client.Config) *fixture {
 			AddReportEntry(reports.EntryTranscript, f.mc.Transcript().String(), ReportEntryVisibilityFailureOrVerbose)
 		}
 	})
-	DeferCleanup(func() { expectNone("the agent did what no client script allowed", f.mc.Violations()) })
+	DeferCleanup(f.expectNoViolations)
 	return f
 }
 

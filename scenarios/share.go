@@ -106,14 +106,13 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 		f = e.dial(ctx, cfg)
 		must("initialize", f.mc.Initialize(e.wait(ctx)))
 	}
-	f.violationsAllowed = false
 	DeferCleanup(func() {
 		switch {
 		case CurrentSpecReport().Failed():
 			f.close()
 			keepEvidence(f.link, f.mc.Transcript().String)
 			return
-		case f.violationsAllowed || !f.mc.Reusable():
+		case !f.mc.Reusable():
 			e.closeLater(f)
 			return
 		}
