@@ -397,21 +397,20 @@ func TestInteropMatrix(t *testing.T) {
 	// its subject's, waiting (acpx answers a turn a second late).
 	all := subjects(srv.URL)
 	rows := make([]string, len(all))
-	slots := make(chan struct{}, 3+isolatedRows(all)) // the --isolate runs are there besides
-	var wg sync.WaitGroup
 	// The slowest first: the rows run again with --isolate, then the
-	// third-party rows, last in the table.
-	var order []int
+	// third-party rows, last in the table. The --isolate runs come on top
+	// of the three rows at a time.
+	var isolated, others []int
 	for i := len(all) - 1; i >= 0; i-- {
 		if all[i].isolatedToo {
-			order = append(order, i)
+			isolated = append(isolated, i)
+		} else {
+			others = append(others, i)
 		}
 	}
-	for i := len(all) - 1; i >= 0; i-- {
-		if !all[i].isolatedToo {
-			order = append(order, i)
-		}
-	}
+	order := append(isolated, others...)
+	slots := make(chan struct{}, 3+len(isolated))
+	var wg sync.WaitGroup
 	for _, i := range order {
 		s := all[i]
 		wg.Add(1)
@@ -444,17 +443,6 @@ func TestInteropMatrix(t *testing.T) {
 			t.Errorf("the interop matrix in %s is out of date: run go test ./interop -update\nnow:\n%s", file, table.String())
 		}
 	}
-}
-
-// isolatedRows counts the rows also run with --isolate.
-func isolatedRows(all []subject) int {
-	n := 0
-	for _, s := range all {
-		if s.isolatedToo {
-			n++
-		}
-	}
-	return n
 }
 
 // matrixRow runs the CLI against one subject and returns its row of the

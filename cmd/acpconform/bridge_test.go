@@ -3,12 +3,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -96,53 +91,11 @@ func TestClientWithBothPlaceholders(t *testing.T) {
 func TestClientListeningConnectionCount(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
-	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	report := filepath.Join(dir, "r.json")
-	cmd := exec.CommandContext(ctx, bin, "client", "--listen", "127.0.0.1:0", "--json", report, "--junit", "", "--summary", "")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewReader(stdout)
-	url, err := lines.ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, lines)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	connected := 0
-	for ended := false; !ended; {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("acpconform client --listen: %v", err)
-			}
-			ended = true
-			continue
-		default:
-		}
-		c := exec.CommandContext(ctx, bin, "reference-client", "--websocket", strings.TrimSpace(url), "--timeout", "10s")
-		var stderr strings.Builder
-		c.Stderr = &stderr
-		if c.Run() == nil || !strings.Contains(stderr.String(), "dial") {
-			connected++ // a client that could not connect says so: "wire: dial ..."
-		}
-	}
-	data, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r reports.JSON
-	if err := json.Unmarshal(data, &r); err != nil {
-		t.Fatal(err)
-	}
+	report := filepath.Join(t.TempDir(), "r.json")
+	connected := connectUntilDone(ctx, t, bin, report)
+	r := readJSON(t, report)
 	ran := r.Totals.Passed + r.Totals.Failed
 	if want := 2 + ran; connected != want {
 		t.Errorf("the run took %d connections, want %d: the start-up probe, the capability probe and %d checks that ran", connected, want, ran)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,14 +30,7 @@ func TestSharingKeepsTheVerdicts(t *testing.T) {
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("acpconform agent %s: %v\n%s", mode, err, b)
 		}
-		data, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc reports.JSON
-		if err := json.Unmarshal(data, &doc); err != nil {
-			t.Fatal(err)
-		}
+		doc := readJSON(t, out)
 		runs[i] = doc.Checks
 		log, _ := os.ReadFile(starts)
 		started[i] = len(log)

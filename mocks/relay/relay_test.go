@@ -184,16 +184,7 @@ func TestServerEndpoints(t *testing.T) {
 // line reader's 64 KiB buffer goes out as one message, not split (REL-7).
 func TestCommandRelaysLongLinesWhole(t *testing.T) {
 	ctx := ctxFor(t)
-	srv, err := relay.NewServer("127.0.0.1:0", relay.Command([]string{"cat"}, slog.New(slog.DiscardHandler)), relay.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	conn, err := wire.Dial(ctx, srv.URL, wire.DialOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := dialCommand(ctx, t, "cat")
 	frame := `{"jsonrpc":"2.0","method":"x","params":{"s":"` + strings.Repeat("0123456789", 100<<10) + `"}}`
 	if err := conn.WriteRaw(ctx, []byte(frame)); err != nil {
 		t.Fatal(err)
