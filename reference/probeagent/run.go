@@ -2,6 +2,7 @@ package probeagent
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,16 +13,20 @@ import (
 
 // Run serves the probe agent over stdin and stdout until stdin ends or ctx is
 // done, and returns the process exit code. Diagnostics go to stderr. It is
-// what `acpconform reference-agent` runs.
+// what `acpconform reference-agent` and acpconform-reference-agent run;
+// args are the arguments after the command's name.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("reference-agent", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: acpconform reference-agent\n\n"+
+		fmt.Fprintln(stderr, "usage: acpconform reference-agent, or acpconform-reference-agent\n\n"+
 			"Serves the reference ask_choice as an ACP agent on stdin/stdout. Every prompt\n"+
-			"is a probe request (PROBE.md §1); the outcome comes back as an agent message.")
+			"is a probe request (docs/probe.md §1); the outcome comes back as an agent message.")
 	}
-	if err := fs.Parse(args); err != nil {
+	switch err := fs.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case err != nil:
 		return 2
 	}
 	if fs.NArg() > 0 {

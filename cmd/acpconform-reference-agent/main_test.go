@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/mocks/wire"
+	"github.com/acpconform/acpconform/probe"
+)
+
+var bin string // the agent, built once
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "acpconform-reference-agent")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "acpconform-reference-agent")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	code := 1
+	if err == nil {
+		code = m.Run()
+	} else {
+		os.Stderr.Write(out)
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func bounded(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// TestServesAProbeAndStopsOnSIGTERM: the agent answers a probe as the
+// reference does, and a SIGTERM while it serves ends it with exit 0, as
+// it does under `acpconform reference-agent`.
+func TestServesAProbeAndStopsOnSIGTERM(t *testing.T) {
+	ctx := bounded(t)
+	cmd := exec.CommandContext(ctx, bin)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	mc := client.New(client.Config{Capabilities: client.FormElicitation})
+	mc.Append(script.Elicitation{Answer: script.AcceptDefault()})
+	mc.Connect(wire.NewStream(stdout, stdin, wire.Options{}))
+	defer mc.Close()
+	if err := mc.Initialize(ctx); err != nil { // it answers: its signal handler is in place
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+	}
+	if _, err := mc.NewSession(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out, stop, err := mc.Probe(ctx, probe.Request{Acpconform: 1, Op: probe.OpAskChoice, Question: "Pick",
+		Choices: []probe.Choice{{Value: json.RawMessage(`"a"`), Label: "A"}, {Value: json.RawMessage(`2`), Label: "B", Default: true}}})
+	if err != nil || stop != "end_turn" {
+		t.Fatalf("probe: %v, %s\n%s", err, stop, stderr.String())
+	}
+	if out.Outcome != "accepted" || string(out.Value) != "2" {
+		t.Errorf("outcome %+v, want accepted with the default's value 2", out)
+	}
+	if v := mc.Violations(); len(v) > 0 {
+		t.Errorf("violations: %q", v)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("after SIGTERM: %v, want exit 0\n%s", err, stderr.String())
+	}
+}
+
+func TestArguments(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{nil, 0, ""}, // empty stdin: serves nothing and exits
+		{[]string{"-h"}, 0, "usage: acpconform reference-agent, or acpconform-reference-agent"},
+		{[]string{"extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"--bogus"}, 2, "flag provided but not defined: -bogus"},
+	} {
+		cmd := exec.CommandContext(bounded(t), bin, tc.args...)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if code := 0; err == nil || errors.As(err, &exit) {
+			if exit != nil {
+				code = exit.ExitCode()
+			}
+			if code != tc.code {
+				t.Errorf("%q: exit %d, want %d\n%s", tc.args, code, tc.code, out)
+			}
+		} else {
+			t.Errorf("%q: %v", tc.args, err)
+		}
+		if !strings.Contains(string(out), tc.says) {
+			t.Errorf("%q: output %q, want it to say %q", tc.args, out, tc.says)
+		}
+	}
+}
