@@ -76,7 +76,7 @@ func setUp() (int, error) {
 		return 1, err
 	}
 	bin, referenceAgent = filepath.Join(dir, "acpconform"), filepath.Join(dir, "acpconform-reference-agent")
-	if out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "../cmd/acpconform", "../cmd/acpconform-reference-agent").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-trimpath", "-o", dir+string(filepath.Separator), "../cmd/acpconform", "../cmd/acpconform-reference-agent").CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	here, err := os.Getwd()

@@ -36,7 +36,7 @@ var (
 func TestScenarios(t *testing.T) {
 	dir := t.TempDir()
 	binary = filepath.Join(dir, "acpconform")
-	if out, err := exec.Command("go", "build", "-o", binary, "../cmd/acpconform").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-trimpath", "-o", binary, "../cmd/acpconform").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	suite.BridgeCommand = []string{binary} // {agent} runs acpconform bridge, not this test binary

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = filepath.Join(dir, "acpconform-reference-agent")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	out, err := exec.Command("go", "build", "-trimpath", "-o", bin, ".").CombinedOutput()
 	code := 1
 	if err == nil {
 		code = m.Run()

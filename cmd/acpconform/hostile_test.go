@@ -54,7 +54,7 @@ func hostileBinary(t *testing.T) string {
 	binaries(t)
 	hostileOnce.Do(func() {
 		hostileBin = filepath.Join(binDir, "hostile")
-		if out, err := exec.Command("go", "build", "-o", hostileBin, "../../internal/hostile").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-trimpath", "-o", hostileBin, "../../internal/hostile").CombinedOutput(); err != nil {
 			hostileErr = fmt.Errorf("go build hostile: %v\n%s", err, out)
 			return
 		}
@@ -74,7 +74,7 @@ func raceBinary(t *testing.T) string {
 	hostileBinary(t)
 	raceOnce.Do(func() {
 		raceBin = filepath.Join(binDir, "acpconform-race")
-		if out, err := exec.Command("go", "build", "-race", "-o", raceBin, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-trimpath", "-race", "-o", raceBin, ".").CombinedOutput(); err != nil {
 			raceErr = fmt.Errorf("go build -race: %v\n%s", err, out)
 		}
 	})
