@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -48,26 +51,17 @@ func bounded(t *testing.T) context.Context {
 // it does under `acpconform reference-agent`.
 func TestServesAProbeAndStopsOnSIGTERM(t *testing.T) {
 	ctx := bounded(t)
-	cmd := exec.CommandContext(ctx, bin)
-	stdin, err := cmd.StdinPipe()
+	p, err := proc.Start([]string{bin})
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	defer p.Stop()
 	mc := client.New(client.Config{Capabilities: client.FormElicitation})
 	mc.Append(script.Elicitation{Answer: script.AcceptDefault()})
-	mc.Connect(wire.NewStream(stdout, stdin, wire.Options{}))
+	mc.Connect(wire.NewStream(p.Stdout, p.Stdin, wire.Options{}))
 	defer mc.Close()
 	if err := mc.Initialize(ctx); err != nil { // it answers: its signal handler is in place
-		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+		t.Fatalf("initialize: %v\n%s", err, p.Stderr.String())
 	}
 	if _, err := mc.NewSession(ctx); err != nil {
 		t.Fatal(err)
@@ -75,7 +69,7 @@ func TestServesAProbeAndStopsOnSIGTERM(t *testing.T) {
 	out, stop, err := mc.Probe(ctx, probe.Request{Acpconform: 1, Op: probe.OpAskChoice, Question: "Pick",
 		Choices: []probe.Choice{{Value: json.RawMessage(`"a"`), Label: "A"}, {Value: json.RawMessage(`2`), Label: "B", Default: true}}})
 	if err != nil || stop != "end_turn" {
-		t.Fatalf("probe: %v, %s\n%s", err, stop, stderr.String())
+		t.Fatalf("probe: %v, %s\n%s", err, stop, p.Stderr.String())
 	}
 	if out.Outcome != "accepted" || string(out.Value) != "2" {
 		t.Errorf("outcome %+v, want accepted with the default's value 2", out)
@@ -83,11 +77,14 @@ func TestServesAProbeAndStopsOnSIGTERM(t *testing.T) {
 	if v := mc.Violations(); len(v) > 0 {
 		t.Errorf("violations: %q", v)
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := syscall.Kill(p.Pid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("after SIGTERM: %v, want exit 0\n%s", err, stderr.String())
+	if err := p.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Err(); err != nil {
+		t.Errorf("after SIGTERM: %v, want exit 0\n%s", err, p.Stderr.String())
 	}
 }
 
