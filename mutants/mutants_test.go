@@ -159,26 +159,29 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	jsonPath, junitPath := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
-	args := []string{"run", "--json", jsonPath, "--junit", junitPath, "--summary", "",
-		"--response-timeout", "2s", "--scenario-timeout", "5s"}
+	// The command, and its flags and subject, the same for both runs but
+	// for the reports.
+	command, subject := "run", []string{"--response-timeout", "2s", "--scenario-timeout", "5s"}
 	switch ids, stdio := overStdio[m.Name]; {
 	case stdio:
-		args[0] = "agent"
-		args = append(args, "--id", strings.Join(ids, ","), "--", bin, "reference-agent")
+		command = "agent"
+		subject = append(subject, "--id", strings.Join(ids, ","), "--", bin, "reference-agent")
 	case m.Role() == suite.ClientRole: // the mutated reference client, as a command
-		args = append(append([]string{"client"}, args[1:]...), "--", bin, "reference-client")
+		command = "client"
+		subject = append(subject, "--", bin, "reference-client")
 	default:
 		// run checks every role; an agent mutant is judged by the agent's
 		// checks: the harness's mock agent compiles forms with the
 		// reference too, and a client check that broke would say nothing.
-		args = append(args, "--label-filter", "role: containsAny agent")
+		subject = append(subject, "--label-filter", "role: containsAny agent")
 	}
 	// The run again with --isolate, side by side: both mostly wait.
 	isolated := make(chan isolatedRun, 1)
 	if m.Role() == suite.AgentRole {
-		go func() { isolated <- runIsolated(ctx, bin, dir, args) }()
+		go func() { isolated <- runIsolated(ctx, bin, dir, command, subject) }()
 	}
+	jsonPath, junitPath := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
+	args := append([]string{command, "--json", jsonPath, "--junit", junitPath, "--summary", ""}, subject...)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	out, err := cmd.CombinedOutput()
 	if code := cmd.ProcessState.ExitCode(); code != 1 {
@@ -215,23 +218,14 @@ type isolatedRun struct {
 	err    error
 }
 
-// runIsolated runs args again with --isolate, reporting to a file of its
-// own.
-func runIsolated(ctx context.Context, bin, dir string, args []string) isolatedRun {
+// runIsolated runs the command on subject with --isolate, reporting to
+// a file of its own.
+func runIsolated(ctx context.Context, bin, dir, command string, subject []string) isolatedRun {
 	path := filepath.Join(dir, "isolated.json")
-	isolated := []string{args[0], "--isolate", "--json", path, "--junit", "", "--summary", ""}
-	for i := 1; i < len(args); i++ { // the run's own flags, but its reports
-		switch args[i] {
-		case "--json", "--junit", "--summary":
-			i++
-		default:
-			isolated = append(isolated, args[i])
-		}
-	}
-	cmd := exec.CommandContext(ctx, bin, isolated...)
+	cmd := exec.CommandContext(ctx, bin, append([]string{command, "--isolate", "--json", path, "--junit", "", "--summary", ""}, subject...)...)
 	out, _ := cmd.CombinedOutput()
 	if code := cmd.ProcessState.ExitCode(); code != 1 {
-		return isolatedRun{err: fmt.Errorf("acpconform %s --isolate exited %d, want 1 as shared:\n%s", args[0], code, tail(out))}
+		return isolatedRun{err: fmt.Errorf("acpconform %s --isolate exited %d, want 1 as shared:\n%s", command, code, tail(out))}
 	}
 	doc, err := readJSON(path)
 	return isolatedRun{checks: doc.Checks, err: err}
