@@ -259,7 +259,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	}
 	c := &checking{cmd: cmd.Name(), name: s.name, subjects: s.list, scope: s.scope, again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, reports: a.stdout, stderr: a.stderr}
 	if len(argv) > 0 {
-		c.command = shellQuote(argv)
+		c.command = bridge.CommandLine(argv)
 	}
 	if f.toStdout() > 0 {
 		c.stdout = a.stderr // a report has stdout; the summary is for people
@@ -572,16 +572,12 @@ func (c *checking) printFailure(b *bytes.Buffer, ch reports.Check, startUp bool)
 		for i, w := range c.again {
 			line[i] = strings.ReplaceAll(w, "{check}", ch.ID)
 		}
-		fmt.Fprintf(b, "  run it again: %s\n", shellQuote(line))
+		fmt.Fprintf(b, "  run it again: %s\n", bridge.CommandLine(line))
 	}
 	if len(ch.Rules) > 0 {
 		fmt.Fprintf(b, "  the rule:     acpconform explain %s\n", ch.Rules[0])
 	}
 }
-
-// shellQuote joins words into a command line a POSIX shell reads back as
-// the same words.
-func shellQuote(words []string) string { return bridge.CommandLine(words) }
 
 // failureOf is what to say on stderr about a run that did not reach a
 // verdict of conformance: its start-up diagnosis, or its reason.
