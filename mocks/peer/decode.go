@@ -95,79 +95,85 @@ func decodeNested(frame []byte, depth int) (Message, error) {
 	if nested(frame, depth) > depth {
 		return Message{}, &frameError{kind: tooDeep}
 	}
-	if !gjson.ValidBytes(frame) {
-		var raw json.RawMessage // scans without building values
-		err := json.Unmarshal(frame, &raw)
-		reason := "it does not parse"
-		if err != nil {
-			reason = err.Error()
-		}
-		return Message{}, &frameError{kind: notJSON, detail: reason}
+	var s scan
+	if !s.run(frame) {
+		return Message{}, &frameError{kind: notJSON, detail: notJSONReason(frame)}
 	}
-	if !utf8.Valid(frame) { // JSON is UTF-8 (RFC 8259 §8.1); gjson does not check
-		return Message{}, &frameError{kind: notJSON, detail: fmt.Sprintf("invalid UTF-8 at byte %d", invalidUTF8At(frame))}
-	}
-	// The frame is never changed again (the transcript keeps it too), so it
-	// can be read as a string and its members sliced out without copies.
-	doc := gjson.Parse(unsafe.String(&frame[0], len(frame)))
-	switch {
-	case doc.IsArray():
-		n := 0
-		doc.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	switch s.top {
+	case '[':
 		messages := "messages"
-		if n == 1 {
+		if s.elements == 1 {
 			messages = "message"
 		}
-		return Message{}, &frameError{kind: batch, detail: fmt.Sprintf("%d %s", n, messages)}
-	case !doc.IsObject():
-		return Message{}, &frameError{kind: notJSONRPC, detail: kindOf(doc) + ", where an object is due"}
+		return Message{}, &frameError{kind: batch, detail: fmt.Sprintf("%d %s", s.elements, messages)}
+	case '{':
+	default:
+		return Message{}, &frameError{kind: notJSONRPC, detail: kindOfByte(s.top) + ", where an object is due"}
 	}
 	m := Message{Raw: frame, At: time.Now()}
-	var (
-		err  error
-		seen uint8 // the members met, one bit each
-	)
-	doc.ForEach(func(key, v gjson.Result) bool {
-		bit := memberBit(key.Str)
-		if seen&bit != 0 { // which one counts is anyone's guess
-			err = &frameError{kind: notJSONRPC, detail: fmt.Sprintf("%q appears twice", key.Str)}
-			return false
+	var seen uint8 // the members met, one bit each
+	for _, mb := range s.members[:s.n] {
+		if seen&mb.bit != 0 { // which one counts is anyone's guess
+			return Message{}, &frameError{kind: notJSONRPC, detail: fmt.Sprintf("%q appears twice", mb.name)}
 		}
-		seen |= bit
-		raw := json.RawMessage(frame[v.Index : v.Index+len(v.Raw) : v.Index+len(v.Raw)])
-		switch key.Str {
+		seen |= mb.bit
+		raw := json.RawMessage(frame[mb.start:mb.end:mb.end])
+		switch mb.name {
 		case "id":
 			m.ID = raw
 		case "method":
-			switch {
-			case v.Type != gjson.String:
-				err = &frameError{kind: notJSONRPC, detail: `"method" is ` + kindOf(v) + ", not a string"}
-			case v.Str == "":
-				err = &frameError{kind: notJSONRPC, detail: `"method" is an empty string`}
+			method, err := methodName(raw, mb.escapedValue)
+			if err != nil {
+				return Message{}, err
 			}
-			m.Method = v.Str
+			m.Method = method
 		case "params":
 			m.Params = raw
 		case "result":
 			m.Result = raw
 		case "error":
-			if v.Type == gjson.Null {
+			if string(raw) == "null" {
 				break // "error": null is no error
 			}
 			m.Error = &Error{}
 			if e := json.Unmarshal(raw, m.Error); e != nil {
-				err = &frameError{kind: notJSONRPC, detail: `"error" is not an error object: ` + unmarshalReason(e, v)}
+				return Message{}, &frameError{kind: notJSONRPC, detail: `"error" is not an error object: ` + unmarshalReason(e, gjson.ParseBytes(raw))}
 			}
 		}
-		return err == nil
-	})
-	if err != nil {
-		return Message{}, err
 	}
 	if m.Method == "" && len(m.ID) == 0 && m.Result == nil && m.Error == nil {
 		return Message{}, &frameError{kind: notAMessage}
 	}
 	return m, nil
+}
+
+// notJSONReason says why a frame scan refused is not JSON.
+func notJSONReason(frame []byte) string {
+	var raw json.RawMessage // scans without building values
+	switch err := json.Unmarshal(frame, &raw); {
+	case err != nil:
+		return err.Error()
+	case !utf8.Valid(frame): // JSON is UTF-8 (RFC 8259 §8.1); encoding/json does not check
+		return fmt.Sprintf("invalid UTF-8 at byte %d", invalidUTF8At(frame))
+	}
+	return "it does not parse"
+}
+
+// methodName reads the "method" member: a string that is not empty.
+func methodName(raw json.RawMessage, escaped bool) (string, error) {
+	switch {
+	case raw[0] != '"':
+		return "", &frameError{kind: notJSONRPC, detail: `"method" is ` + kindOfByte(raw[0]) + ", not a string"}
+	case len(raw) == 2:
+		return "", &frameError{kind: notJSONRPC, detail: `"method" is an empty string`}
+	case !escaped: // the frame is never changed again (the transcript keeps it too): no copy
+		return unsafe.String(&raw[1], len(raw)-2), nil
+	}
+	var method string
+	if err := json.Unmarshal(raw, &method); err != nil {
+		return "", &frameError{kind: notJSONRPC, detail: `"method" does not read as a string: ` + err.Error()}
+	}
+	return method, nil
 }
 
 // memberBit gives each member of a message, which may appear once, a bit.
@@ -231,6 +237,25 @@ func invalidUTF8At(b []byte) int {
 		i += size
 	}
 	return len(b)
+}
+
+// kindOfByte names the kind of the JSON value that starts with c.
+func kindOfByte(c byte) string {
+	switch c {
+	case '"':
+		return "a string"
+	case 't':
+		return "true"
+	case 'f':
+		return "false"
+	case 'n':
+		return "null"
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	}
+	return "a number"
 }
 
 // kindOf names a JSON value's kind: "a string", "a number", "an array", ...

@@ -22,6 +22,14 @@ import (
 // input of some kilobytes.
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`))
+	f.Add([]byte(`{"\u0069d":-1.5e+3,"me\u0074hod":"s\u00e9ssion/\n","x":[true,false,null,{}]}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"é €","data":{"method":"x"}},"id":2}`))
+	f.Add([]byte(" [ {\"id\":0}, 1 ,\"\\\"\" ]\r\n"))
+	f.Add([]byte("{\"id\":1,\"result\":\"\xed\xa0\x80\"}"))
+	f.Add([]byte(`{"id":1,"i\u0064":2}`)) // a member twice, once escaped
+	for _, bad := range []string{`{"id":01}`, `{"id":1.}`, `{"id":-}`, `{"id":1e}`, `{"id":"\x"}`, "{\"id\":\"\t\"}", ` `, `{"id":1}x`, `{"id":1,}`, `{"id":tru}`, `{"id":"\u12"}`} {
+		f.Add([]byte(bad))
+	}
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		m, err := decodeNested(frame, fuzzDepth)
 		if err != nil {
@@ -34,7 +42,8 @@ func FuzzDecode(f *testing.F) {
 }
 
 // checkRefusal: a frame decode calls not JSON is not JSON to encoding/json
-// either, or not UTF-8; every refusal is a frameError.
+// either, or not UTF-8, and one it refuses for another reason is JSON;
+// every refusal is a frameError.
 func checkRefusal(t *testing.T, frame []byte, err error) {
 	var fe *frameError
 	if !errors.As(err, &fe) {
@@ -52,6 +61,10 @@ func checkRefusal(t *testing.T, frame []byte, err error) {
 	case batch:
 		if !json.Valid(frame) || frame[firstNonSpace(frame)] != '[' {
 			t.Fatalf("decode(%q) calls what is no JSON array a batch", frame)
+		}
+	default: // JSON, though no JSON-RPC message
+		if !json.Valid(frame) || !utf8.Valid(frame) {
+			t.Fatalf("decode(%q) calls what is not JSON %v", frame, err)
 		}
 	}
 }

@@ -189,7 +189,7 @@ func (a Answer) token(params json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(def.Raw), nil
 	case a.Pick != nil:
 		if c := gjson.Get(doc, pickPath(a.Pick.Index)); c.Exists() {
-			return json.RawMessage(c.Raw), nil
+			return inPlace(params, c), nil
 		}
 		return nil, fmt.Errorf("cannot pick option %d: the request offers %d", a.Pick.Index, gjson.Get(doc, oneOfPath+".#").Int())
 	default:
@@ -200,6 +200,15 @@ func (a Answer) token(params json.RawMessage) (json.RawMessage, error) {
 		}
 		return nil, fmt.Errorf("cannot pick label %q: the request does not offer it", *a.Label)
 	}
+}
+
+// inPlace is the bytes of r, a value looked up in params, without a copy
+// where gjson says where it lies (Index 0: it does not know).
+func inPlace(params json.RawMessage, r gjson.Result) json.RawMessage {
+	if r.Index > 0 {
+		return params[r.Index : r.Index+len(r.Raw) : r.Index+len(r.Raw)]
+	}
+	return json.RawMessage(r.Raw)
 }
 
 const oneOfPath = "requestedSchema.properties.choice.oneOf"
