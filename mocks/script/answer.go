@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
@@ -176,24 +175,20 @@ func (a Answer) Resolve(params json.RawMessage) (json.RawMessage, *RPCError, err
 // place, without decoding or copying the request: this is the mock
 // client's hot path, and params is never changed while it runs.
 func (a Answer) token(params json.RawMessage) (json.RawMessage, error) {
-	if len(params) == 0 {
-		params = json.RawMessage("null")
-	}
-	doc := unsafe.String(&params[0], len(params))
 	switch {
 	case a.Pick != nil && a.Pick.Default:
-		def := gjson.Get(doc, "requestedSchema.properties.choice.default")
-		if !def.Exists() {
+		def := lookup(params, "requestedSchema", "properties", "choice", "default")
+		if def == nil {
 			return nil, fmt.Errorf("cannot pick the default: the request has none")
 		}
-		return json.RawMessage(def.Raw), nil
+		return def, nil
 	case a.Pick != nil:
-		if c := gjson.Get(doc, pickPath(a.Pick.Index)); c.Exists() {
-			return inPlace(params, c), nil
+		if c := lookup(params, "requestedSchema", "properties", "choice", "oneOf", strconv.Itoa(a.Pick.Index), "const"); c != nil {
+			return c, nil
 		}
-		return nil, fmt.Errorf("cannot pick option %d: the request offers %d", a.Pick.Index, gjson.Get(doc, oneOfPath+".#").Int())
+		return nil, fmt.Errorf("cannot pick option %d: the request offers %d", a.Pick.Index, gjson.GetBytes(params, oneOfPath+".#").Int())
 	default:
-		for _, o := range gjson.Get(doc, oneOfPath).Array() {
+		for _, o := range gjson.GetBytes(params, oneOfPath).Array() {
 			if t := o.Get("title"); t.Type == gjson.String && t.Str == *a.Label {
 				return json.RawMessage(o.Get("const").Raw), nil
 			}
@@ -202,35 +197,7 @@ func (a Answer) token(params json.RawMessage) (json.RawMessage, error) {
 	}
 }
 
-// inPlace is the bytes of r, a value looked up in params, without a copy
-// where gjson says where it lies (Index 0: it does not know).
-func inPlace(params json.RawMessage, r gjson.Result) json.RawMessage {
-	if r.Index > 0 {
-		return params[r.Index : r.Index+len(r.Raw) : r.Index+len(r.Raw)]
-	}
-	return json.RawMessage(r.Raw)
-}
-
 const oneOfPath = "requestedSchema.properties.choice.oneOf"
-
-// pickPaths are the lookup paths of the options scripts pick most, made
-// once: the mock client's hot path does not build strings.
-var pickPaths = func() (paths [8]string) {
-	for i := range paths {
-		paths[i] = constPath(i)
-	}
-	return paths
-}()
-
-// pickPath is the lookup path of the const of option i.
-func pickPath(i int) string {
-	if i < len(pickPaths) {
-		return pickPaths[i]
-	}
-	return constPath(i)
-}
-
-func constPath(i int) string { return oneOfPath + "." + strconv.Itoa(i) + ".const" }
 
 // appendString appends s as a JSON string: by hand when it needs no
 // escaping, as every action but a deliberately strange one does.
