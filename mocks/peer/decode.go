@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -21,8 +20,7 @@ type Message struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *Error          `json:"error,omitempty"`
 
-	Raw []byte    `json:"-"` // the frame as received
-	At  time.Time `json:"-"` // when it was read
+	Raw []byte `json:"-"` // the frame as received; the transcript says when
 }
 
 // IsRequest reports whether m is a request: a method and a non-null id.
@@ -110,7 +108,7 @@ func decodeNested(frame []byte, depth int) (Message, error) {
 	default:
 		return Message{}, &frameError{kind: notJSONRPC, detail: kindOfByte(s.top) + ", where an object is due"}
 	}
-	m := Message{Raw: frame, At: time.Now()}
+	m := Message{Raw: frame}
 	var seen uint8 // the members met, one bit each
 	for _, mb := range s.members[:s.n] {
 		if seen&mb.bit != 0 { // which one counts is anyone's guess

@@ -5,16 +5,14 @@ import (
 	"unicode/utf8"
 )
 
-// scan reads a frame once: it checks that the frame is one JSON text (RFC
-// 8259) in UTF-8, and notes, of a top-level object, where each JSON-RPC
-// member lies. It replaces a validator's pass, a UTF-8 pass and a walk of
-// the members, which took a quarter of the mock client's time per answer.
+// scan is what one read of a frame finds: scan.run checks that the frame
+// is one JSON text (RFC 8259) in UTF-8 and notes, of a top-level object,
+// where each JSON-RPC member lies. It replaces a validator's pass, a UTF-8
+// pass and a walk of the members, which took a quarter of the mock
+// client's time per answer.
 //
-// The caller bounds the nesting (see nested) before scan recurses.
+// The caller bounds the nesting (see nested) before it recurses.
 type scan struct {
-	frame []byte
-	i     int
-
 	top      byte // the first byte of the top-level value
 	elements int  // of a top-level array
 	members  [maxMembers]member
@@ -34,80 +32,72 @@ type member struct {
 // maxMembers is the six members, and one of them again.
 const maxMembers = 7
 
-// run scans frame and reports whether it is JSON.
+// run scans frame and reports whether it is JSON. The scanning functions
+// pass the position along rather than keep it in s: in a register, it
+// makes the scan twice as fast.
 func (s *scan) run(frame []byte) bool {
-	*s = scan{frame: frame}
-	s.space()
-	if s.i == len(frame) {
+	*s = scan{}
+	i := jsonSpace(frame, 0)
+	if i == len(frame) {
 		return false
 	}
-	s.top = frame[s.i]
-	var ok bool
+	s.top = frame[i]
 	switch s.top {
 	case '{':
-		ok = s.topObject()
+		i = s.topObject(frame, i)
 	case '[':
-		ok = s.array(true)
+		i, s.elements = jsonArray(frame, i)
 	default:
-		ok = s.value()
+		i = jsonValue(frame, i)
 	}
-	if !ok {
-		return false
-	}
-	s.space()
-	return s.i == len(frame)
+	return i >= 0 && jsonSpace(frame, i) == len(frame)
 }
 
-// topObject scans the top-level object, noting its members.
-func (s *scan) topObject() bool {
-	s.i++ // {
-	s.space()
-	if s.at('}') {
-		s.i++
-		return true
+// topObject scans the top-level object at b[i], noting its members, and
+// returns where it ends, or -1.
+func (s *scan) topObject(b []byte, i int) int {
+	i = jsonSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1
 	}
 	var seen uint8 // the members noted, one bit each
 	twice := false
 	for {
-		keyStart := s.i
-		escaped, ok := s.string()
-		if !ok {
-			return false
+		keyEnd, keyEscaped := jsonString(b, i)
+		if keyEnd < 0 {
+			return -1
 		}
-		name := keyName(s.frame[keyStart:s.i], escaped)
-		s.space()
-		if !s.at(':') {
-			return false
+		name := keyName(b[i:keyEnd], keyEscaped)
+		i = jsonSpace(b, keyEnd)
+		if i >= len(b) || b[i] != ':' {
+			return -1
 		}
-		s.i++
-		s.space()
-		start := s.i
+		start := jsonSpace(b, i+1)
 		valueEscaped := false
-		if s.at('"') {
-			escaped, ok := s.string()
-			if !ok {
-				return false
-			}
-			valueEscaped = escaped
-		} else if !s.value() {
-			return false
+		if start < len(b) && b[start] == '"' {
+			i, valueEscaped = jsonString(b, start)
+		} else {
+			i = jsonValue(b, start)
+		}
+		if i < 0 {
+			return -1
 		}
 		if bit := memberBit(name); bit != 0 && !twice {
-			s.members[s.n] = member{bit: bit, name: name, start: start, end: s.i, escapedValue: valueEscaped}
+			s.members[s.n] = member{bit: bit, name: name, start: start, end: i, escapedValue: valueEscaped}
 			s.n++
 			twice = seen&bit != 0 // decode stops at it: nothing after it is noted
 			seen |= bit
 		}
-		s.space()
-		switch {
-		case s.at(','):
-			s.i++
-			s.space()
-		case s.at('}'):
-			s.i++
-			return true
+		if i = jsonSpace(b, i); i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case ',':
+			i = jsonSpace(b, i+1)
+		case '}':
+			return i + 1
 		default:
-			return false
+			return -1
 		}
 	}
 }
@@ -133,134 +123,129 @@ func keyName(raw []byte, escaped bool) string {
 	}
 	var name string
 	if json.Unmarshal(raw, &name) != nil {
-		return "" // cannot happen: scan has read raw as a string
+		return "" // cannot happen: the scan has read raw as a string
 	}
 	return name
 }
 
-// value scans one JSON value.
-func (s *scan) value() bool {
-	if s.i == len(s.frame) {
-		return false
+// jsonValue returns where the JSON value at b[i] ends, or -1 if there is
+// none.
+func jsonValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
 	}
-	switch c := s.frame[s.i]; {
-	case c == '{':
-		return s.object()
-	case c == '[':
-		return s.array(false)
+	switch c := b[i]; {
 	case c == '"':
-		_, ok := s.string()
-		return ok
+		end, _ := jsonString(b, i)
+		return end
+	case c == '{':
+		return jsonObject(b, i)
+	case c == '[':
+		end, _ := jsonArray(b, i)
+		return end
 	case c == 't':
-		return s.literal("true")
+		return jsonLiteral(b, i, "true")
 	case c == 'f':
-		return s.literal("false")
+		return jsonLiteral(b, i, "false")
 	case c == 'n':
-		return s.literal("null")
+		return jsonLiteral(b, i, "null")
 	case c == '-' || (c >= '0' && c <= '9'):
-		return s.number()
+		return jsonNumber(b, i)
 	}
-	return false
+	return -1
 }
 
-func (s *scan) object() bool {
-	s.i++ // {
-	s.space()
-	if s.at('}') {
-		s.i++
-		return true
+func jsonObject(b []byte, i int) int {
+	i = jsonSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1
 	}
 	for {
-		if _, ok := s.string(); !ok {
-			return false
+		end, _ := jsonString(b, i)
+		if end < 0 {
+			return -1
 		}
-		s.space()
-		if !s.at(':') {
-			return false
+		if i = jsonSpace(b, end); i >= len(b) || b[i] != ':' {
+			return -1
 		}
-		s.i++
-		s.space()
-		if !s.value() {
-			return false
+		if i = jsonValue(b, jsonSpace(b, i+1)); i < 0 {
+			return -1
 		}
-		s.space()
-		switch {
-		case s.at(','):
-			s.i++
-			s.space()
-		case s.at('}'):
-			s.i++
-			return true
+		if i = jsonSpace(b, i); i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case ',':
+			i = jsonSpace(b, i+1)
+		case '}':
+			return i + 1
 		default:
-			return false
+			return -1
 		}
 	}
 }
 
-// array scans an array; at the top level it counts the elements.
-func (s *scan) array(top bool) bool {
-	s.i++ // [
-	s.space()
-	if s.at(']') {
-		s.i++
-		return true
+// jsonArray returns where the array at b[i] ends, or -1, and how many
+// elements it has.
+func jsonArray(b []byte, i int) (end, elements int) {
+	i = jsonSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, 0
 	}
 	for {
-		if !s.value() {
-			return false
+		if i = jsonValue(b, i); i < 0 {
+			return -1, elements
 		}
-		if top {
-			s.elements++
+		elements++
+		if i = jsonSpace(b, i); i >= len(b) {
+			return -1, elements
 		}
-		s.space()
-		switch {
-		case s.at(','):
-			s.i++
-			s.space()
-		case s.at(']'):
-			s.i++
-			return true
+		switch b[i] {
+		case ',':
+			i = jsonSpace(b, i+1)
+		case ']':
+			return i + 1, elements
 		default:
-			return false
+			return -1, elements
 		}
 	}
 }
 
-// string scans a string, its quotes included, and reports whether it
-// holds escapes. Its bytes must be UTF-8 and no control characters.
-func (s *scan) string() (escaped, ok bool) {
-	if !s.at('"') {
-		return false, false
+// jsonString returns where the string at b[i] ends, past its closing
+// quote, or -1, and whether it holds escapes. Its bytes must be UTF-8 and
+// no control characters.
+func jsonString(b []byte, i int) (end int, escaped bool) {
+	if i >= len(b) || b[i] != '"' {
+		return -1, false
 	}
-	b := s.frame
-	for i := s.i + 1; i < len(b); {
-		c := b[i]
-		if plain[c] {
+	for i++; i < len(b); {
+		for i < len(b) && plain[b[i]] {
 			i++
-			continue
 		}
-		switch {
+		if i == len(b) {
+			break
+		}
+		switch c := b[i]; {
 		case c == '"':
-			s.i = i + 1
-			return escaped, true
+			return i + 1, escaped
 		case c == '\\':
 			escaped = true
 			n := escapeLen(b[i:])
 			if n == 0 {
-				return false, false
+				return -1, false
 			}
 			i += n
 		case c < 0x20:
-			return false, false
+			return -1, false
 		default: // c >= 0x80
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
-				return false, false
+				return -1, false
 			}
 			i += size
 		}
 	}
-	return false, false
+	return -1, false
 }
 
 // plain marks the bytes a string holds as they are: printable ASCII but
@@ -298,63 +283,60 @@ func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-// number scans -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (s *scan) number() bool {
-	if s.at('-') {
-		s.i++
+// jsonNumber returns where the number at b[i] ends, or -1:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(b []byte, i int) int {
+	if b[i] == '-' {
+		i++
 	}
 	switch {
-	case s.at('0'):
-		s.i++
-	case s.i < len(s.frame) && s.frame[s.i] >= '1' && s.frame[s.i] <= '9':
-		s.digits()
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i)
 	default:
-		return false
+		return -1
 	}
-	if s.at('.') {
-		s.i++
-		if !s.digits() {
-			return false
+	if i < len(b) && b[i] == '.' {
+		if i = digits(b, i+1); i < 0 {
+			return -1
 		}
 	}
-	if s.at('e') || s.at('E') {
-		s.i++
-		if s.at('+') || s.at('-') {
-			s.i++
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
 		}
-		if !s.digits() {
-			return false
-		}
-	}
-	return true
-}
-
-// digits scans one or more digits.
-func (s *scan) digits() bool {
-	start := s.i
-	for s.i < len(s.frame) && s.frame[s.i] >= '0' && s.frame[s.i] <= '9' {
-		s.i++
-	}
-	return s.i > start
-}
-
-func (s *scan) literal(word string) bool {
-	if len(s.frame)-s.i < len(word) || string(s.frame[s.i:s.i+len(word)]) != word {
-		return false
-	}
-	s.i += len(word)
-	return true
-}
-
-func (s *scan) space() {
-	for s.i < len(s.frame) {
-		switch s.frame[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
+		if i = digits(b, i); i < 0 {
+			return -1
 		}
 	}
+	return i
 }
 
-func (s *scan) at(c byte) bool { return s.i < len(s.frame) && s.frame[s.i] == c }
+// digits returns where the digits at b[i] end, or -1 if there are none.
+func digits(b []byte, i int) int {
+	start := i
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	if i == start {
+		return -1
+	}
+	return i
+}
+
+func jsonLiteral(b []byte, i int, word string) int {
+	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+		return -1
+	}
+	return i + len(word)
+}
+
+// jsonSpace returns where the white space at b[i] ends.
+func jsonSpace(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}

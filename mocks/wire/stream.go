@@ -69,19 +69,35 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 			line = append(line, chunk...)
 			return preview(line), &FrameTooLargeError{Limit: max, Unit: "line", Head: head(line)}
 		}
+		if err == nil && line == nil { // the whole line at once, as almost every one comes
+			return bytes.Clone(trimNewline(chunk)), nil
+		}
 		line = append(line, chunk...)
 		switch {
 		case err == nil:
+			line = trimNewline(line)
 			if cap(line)-len(line) > len(line)/8 { // grown by appends: what is kept is counted by its capacity
 				line = append(make([]byte, 0, len(line)), line...)
 			}
-			return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), nil
+			return line, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		default:
 			return line, err
 		}
 	}
+}
+
+// trimNewline drops the newline that ends line, and a carriage return
+// before it.
+func trimNewline(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+	}
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line
 }
 
 // WriteFrame implements Conn.
