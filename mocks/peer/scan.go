@@ -33,8 +33,8 @@ type member struct {
 const maxMembers = 7
 
 // run scans frame and reports whether it is JSON. The scanning functions
-// pass the position along rather than keep it in s: in a register, it
-// makes the scan twice as fast.
+// pass the position along and return where they stopped, -1 when what
+// they read is not JSON.
 func (s *scan) run(frame []byte) bool {
 	*s = scan{}
 	i := jsonSpace(frame, 0)
