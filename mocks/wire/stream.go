@@ -37,12 +37,12 @@ func (c *StreamConn) loop(deliver func([]byte) bool) error {
 	br := bufio.NewReaderSize(c.r, 64<<10)
 	for {
 		line, err := readLine(br, c.max)
-		if errors.Is(err, ErrFrameTooLarge) {
+		if err != nil && errors.Is(err, ErrFrameTooLarge) {
 			c.transcript.add(Received, line, err.Error())
 			c.closeTransport()
 			return err
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
+		if !blank(line) {
 			c.transcript.keep(Received, line, "") // line is a fresh slice no one changes
 			if !deliver(line) {
 				return shutErr(&c.shut)
@@ -57,6 +57,15 @@ func (c *StreamConn) loop(deliver func([]byte) bool) error {
 			return err
 		}
 	}
+}
+
+// blank reports whether line holds only white space, as a line between
+// messages may.
+func blank(line []byte) bool {
+	if len(line) > 0 && line[0] == '{' { // a message, as almost every line is
+		return false
+	}
+	return len(bytes.TrimSpace(line)) == 0
 }
 
 // readLine reads one line without its newline, refusing lines over max
