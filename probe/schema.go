@@ -46,43 +46,68 @@ func Schema(name string) ([]byte, bool) {
 	return b, err == nil
 }
 
-// schemas are the schemas compiled, by name, and decoded, to look up what a
-// mismatch means.
+// schemas are the schemas decoded, to look up what a mismatch means, and
+// each compiled at its first use: an agent validates requests only, and
+// compiling all three cost its every process about 1 ms more.
 type schemas struct {
-	compiled map[string]*jsonschema.Schema
 	docs     map[string]any
+	mu       sync.Mutex // guards what follows
+	compiler *jsonschema.Compiler
+	compiled map[string]*jsonschema.Schema
 }
 
-// compiled compiles the schemas once.
-var compiled = sync.OnceValues(func() (schemas, error) {
-	s := schemas{compiled: map[string]*jsonschema.Schema{}, docs: map[string]any{}}
-	c := jsonschema.NewCompiler()
+// loaded decodes the schemas once and hands them to a compiler.
+var loaded = sync.OnceValues(func() (*schemas, error) {
+	s := &schemas{docs: map[string]any{}, compiler: jsonschema.NewCompiler(), compiled: map[string]*jsonschema.Schema{}}
 	for _, name := range SchemaNames() {
 		b, _ := Schema(name)
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 		if err != nil {
 			return s, fmt.Errorf("probe: the %s schema: %w", name, err)
 		}
-		if err := c.AddResource(SchemaBase+name+".json", doc); err != nil {
+		if err := s.compiler.AddResource(SchemaBase+name+".json", doc); err != nil {
 			return s, fmt.Errorf("probe: the %s schema: %w", name, err)
 		}
 		s.docs[name] = doc
 	}
-	for _, name := range SchemaNames() {
-		sch, err := c.Compile(SchemaBase + name + ".json")
-		if err != nil {
-			return s, fmt.Errorf("probe: compiling the %s schema: %w", name, err)
-		}
-		s.compiled[name] = sch
-	}
 	return s, nil
 })
 
-// CompileSchemas compiles the schemas now, not at the first validation,
-// which is otherwise the first request's to wait for (about 2 ms). A
-// process that validates soon after it starts, such as an agent waiting
-// for its first prompt, calls it in a goroutine of its own as it starts.
-func CompileSchemas() { _, _ = compiled() }
+// schema returns the schema called name, compiled.
+func (all *schemas) schema(name string) (*jsonschema.Schema, error) {
+	if !slices.Contains(SchemaNames(), name) {
+		return nil, fmt.Errorf("probe: no schema is called %q (want one of %s)", name, strings.Join(SchemaNames(), ", "))
+	}
+	all.mu.Lock()
+	defer all.mu.Unlock()
+	if sch, ok := all.compiled[name]; ok {
+		return sch, nil
+	}
+	sch, err := all.compiler.Compile(SchemaBase + name + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("probe: compiling the %s schema: %w", name, err)
+	}
+	all.compiled[name] = sch
+	return sch, nil
+}
+
+// CompileSchemas compiles the schemas called names (none: all of them) now,
+// not at their first validation, which is otherwise the first document's
+// to wait for (about 1 ms each). A process that validates soon after it
+// starts, such as an agent waiting for its first prompt, calls it in a
+// goroutine of its own as it starts.
+func CompileSchemas(names ...string) {
+	all, err := loaded()
+	if err != nil {
+		return
+	}
+	if len(names) == 0 {
+		names = SchemaNames()
+	}
+	for _, name := range names {
+		_, _ = all.schema(name)
+	}
+}
 
 // what each schema's documents are called in a sentence.
 var documentNames = map[string]string{
@@ -104,13 +129,13 @@ func Validate(name string, doc []byte) error {
 }
 
 func validate(name string, v any) error {
-	all, err := compiled()
+	all, err := loaded()
 	if err != nil {
 		return err
 	}
-	s, ok := all.compiled[name]
-	if !ok {
-		return fmt.Errorf("probe: no schema is called %q (want one of %s)", name, strings.Join(SchemaNames(), ", "))
+	s, err := all.schema(name)
+	if err != nil {
+		return err
 	}
 	var verr *jsonschema.ValidationError
 	if err := s.Validate(v); errors.As(err, &verr) {
@@ -183,7 +208,7 @@ func (m Mismatch) String() string {
 
 // schemaError turns the validator's tree of errors into its leaves, the
 // keywords that failed, in words.
-func schemaError(all schemas, name string, doc any, verr *jsonschema.ValidationError) *SchemaError {
+func schemaError(all *schemas, name string, doc any, verr *jsonschema.ValidationError) *SchemaError {
 	e := &SchemaError{Schema: name}
 	var walk func(*jsonschema.ValidationError)
 	walk = func(v *jsonschema.ValidationError) {
@@ -206,7 +231,7 @@ func schemaError(all schemas, name string, doc any, verr *jsonschema.ValidationE
 	return e
 }
 
-func (all schemas) mismatch(doc any, v *jsonschema.ValidationError) Mismatch {
+func (all *schemas) mismatch(doc any, v *jsonschema.ValidationError) Mismatch {
 	at := pointer(v.InstanceLocation)
 	schemaURL := strings.TrimPrefix(v.SchemaURL, SchemaBase)
 	path := schemaURL
@@ -257,7 +282,7 @@ func (all schemas) mismatch(doc any, v *jsonschema.ValidationError) Mismatch {
 // explanation is the description of the schema node at url (a name and a
 // fragment, "outcome.json#/allOf/0/then"), which for the nodes of the
 // conditional rules says the rule; the root's is not one.
-func (all schemas) explanation(url string) string {
+func (all *schemas) explanation(url string) string {
 	file, fragment, ok := strings.Cut(url, "#")
 	if !ok || fragment == "" {
 		return ""

@@ -33,7 +33,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "reference-agent: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	go probe.CompileSchemas() // while the client starts up: every prompt needs them
+	go probe.CompileSchemas(probe.SchemaRequest) // while the client starts up: every prompt is a request
 	conn := Serve(stdout, stdin, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	select {
 	case <-conn.Done():
