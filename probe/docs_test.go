@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/probe/schema"
 )
 
 // exampleMarker precedes every JSON block of docs/probe.md, saying which
@@ -75,7 +76,7 @@ func checkExample(t *testing.T, path string, line int, marker []string, block, d
 	if marker == nil {
 		return
 	}
-	schema, invalid := marker[1], marker[2] != ""
+	name, invalid := marker[1], marker[2] != ""
 	dec := json.NewDecoder(strings.NewReader(block))
 	for i := 0; dec.More(); i++ {
 		var raw json.RawMessage
@@ -83,16 +84,16 @@ func checkExample(t *testing.T, path string, line int, marker []string, block, d
 			t.Errorf("%s:%d: document %d of the example is not JSON: %v", path, line, i+1, err)
 			return
 		}
-		seen[schema+marker[2]]++
-		if schema == "json" {
+		seen[name+marker[2]]++
+		if name == "json" {
 			continue
 		}
-		err := probe.Validate(schema, raw)
+		err := schema.Validate(name, raw)
 		switch {
 		case !invalid && err != nil:
 			t.Errorf("%s:%d: the example %s: %v", path, line, raw, err)
 		case invalid && err == nil:
-			t.Errorf("%s:%d: the counter-example %s matches the %s schema", path, line, raw, schema)
+			t.Errorf("%s:%d: the counter-example %s matches the %s schema", path, line, raw, name)
 		case invalid && !strings.Contains(strings.Join(strings.Fields(doc), " "), err.Error()):
 			t.Errorf("%s:%d: the document does not quote the error of the counter-example %s:\n%v", path, line, raw, err)
 		}

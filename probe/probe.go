@@ -2,7 +2,8 @@
 // an implementation under test (docs/probe.md): the probe request an agent
 // adapter runs as its ask_choice, the outcome it reports back, and the
 // scripted-user instruction a client adapter follows, with the JSON Schemas
-// of all three ([Schema], [Validate]).
+// of all three ([Schema]; package probe/schema checks documents against
+// them). An agent built on it links no JSON Schema validator.
 //
 // These types are acpconform's public interface to implementers. They are
 // versioned by [Version] and change only compatibly: new optional fields and
@@ -10,13 +11,13 @@
 package probe
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"strconv"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"strings"
 )
 
 // Version is the probe contract version, sent as "acpconform" in every
@@ -159,9 +160,14 @@ type outcomeJSON struct {
 // JSON, not version 1, an unknown op, or, as a *[SchemaError], anything
 // else the request schema does not allow. Null choices are read as none,
 // an empty slice.
+//
+// It checks the request schema's rules in code (see checkRequest), not
+// with a JSON Schema validator, so that an agent built on it starts
+// without one; package probe/schema's tests hold the two to the same
+// verdicts.
 func ParseRequest(text string) (Request, error) {
 	var r Request
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(text)))
+	doc, err := decodeJSON(text)
 	if err != nil {
 		return r, fmt.Errorf("not an acpconform probe request: %w", err)
 	}
@@ -177,8 +183,8 @@ func ParseRequest(text string) (Request, error) {
 	if op, ok := obj["op"].(string); ok && op != OpAskChoice {
 		return r, fmt.Errorf("unknown probe op %q (want %q)", op, OpAskChoice)
 	}
-	if err := validate(SchemaRequest, doc); err != nil {
-		return r, err
+	if ms := checkRequest(obj); len(ms) > 0 {
+		return r, &SchemaError{Schema: SchemaRequest, Mismatches: ms}
 	}
 	var w struct {
 		Request
@@ -201,6 +207,21 @@ func ParseRequest(text string) (Request, error) {
 	return r, nil
 }
 
+// decodeJSON decodes one JSON value, numbers as json.Number, and refuses
+// anything after it.
+func decodeJSON(text string) (any, error) {
+	d := json.NewDecoder(strings.NewReader(text))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
 // isVersion reports whether a decoded JSON value is the number 1.
 func isVersion(v any) bool {
 	n, ok := v.(json.Number)
@@ -215,7 +236,7 @@ func isVersion(v any) bool {
 // white space around it allowed, with an "acpconform" member and no "op"
 // member (a probe request echoed back is not an outcome). The harness takes
 // the first agent message of a probe's turn that is one as the outcome,
-// and reads it with [ParseOutcome].
+// and reads it with schema.ParseOutcome (package probe/schema).
 func IsOutcome(text string) bool {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal([]byte(text), &obj) != nil {
@@ -226,23 +247,15 @@ func IsOutcome(text string) bool {
 	return versioned && !request
 }
 
-// ParseOutcome reads an outcome report. It returns a *[SchemaError] when
-// text does not match the outcome schema, so that every error says what the
-// adapter got wrong; integers are read by value, so an index of 1.0 is 1.
-// Its errors begin with "outcome", to follow "the agent's ".
-func ParseOutcome(text string) (Outcome, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(text)))
-	if err != nil {
-		return Outcome{}, fmt.Errorf("outcome is not one JSON value: %w", err)
-	}
-	if err := validate(SchemaOutcome, doc); err != nil {
-		return Outcome{}, err
-	}
+// UnmarshalJSON reads an outcome, integers by value, so that an index of
+// 1.0 is 1. It does not check the outcome schema: schema.ParseOutcome
+// (package probe/schema) does, and says what an adapter got wrong.
+func (o *Outcome) UnmarshalJSON(b []byte) error {
 	var w outcomeJSON
-	if err := json.Unmarshal([]byte(text), &w); err != nil {
-		return Outcome{}, fmt.Errorf("outcome: %w", err)
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
 	}
-	o := Outcome{Acpconform: Version, Outcome: w.Outcome, Value: w.Value, Error: w.Error, Data: w.Data, Warnings: w.Warnings}
+	*o = Outcome{Acpconform: Version, Outcome: w.Outcome, Value: w.Value, Error: w.Error, Data: w.Data, Warnings: w.Warnings}
 	if w.Message != nil {
 		o.Message = *w.Message
 	}
@@ -256,11 +269,11 @@ func ParseOutcome(text string) (Outcome, error) {
 		}
 		i, err := exactInt(n.text)
 		if err != nil {
-			return Outcome{}, fmt.Errorf("outcome: %s %w", n.name, err)
+			return fmt.Errorf("%s %w", n.name, err)
 		}
 		*n.to = &i
 	}
-	return o, nil
+	return nil
 }
 
 // UserMetaKey is the request _meta key of the scripted-user instruction

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/probe/schema"
 )
 
 func TestSameValue(t *testing.T) {
@@ -75,22 +76,22 @@ func TestParseRequest(t *testing.T) {
 }
 
 func TestParseOutcome(t *testing.T) {
-	o, err := probe.ParseOutcome(`{"acpconform":1,"outcome":"error","error":"request_error","code":-32601,"message":"Method not found","data":{"method":"elicitation/create"}}`)
+	o, err := schema.ParseOutcome(`{"acpconform":1,"outcome":"error","error":"request_error","code":-32601,"message":"Method not found","data":{"method":"elicitation/create"}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.Code == nil || *o.Code != -32601 || string(o.Data) != `{"method":"elicitation/create"}` {
 		t.Errorf("ParseOutcome lost fields: %+v", o)
 	}
-	o, err = probe.ParseOutcome(`{"acpconform":1,"outcome":"accepted","index":0,"value":null,"warnings":[]}`)
+	o, err = schema.ParseOutcome(`{"acpconform":1,"outcome":"accepted","index":0,"value":null,"warnings":[]}`)
 	if err != nil || o.Index == nil || *o.Index != 0 || string(o.Value) != "null" {
 		t.Errorf("ParseOutcome(accepted null) = %+v, %v", o, err)
 	}
-	o, err = probe.ParseOutcome(`{"acpconform":1,"outcome":"error","error":"request_error","code":-3.2603e4,"message":"","data":null}`)
+	o, err = schema.ParseOutcome(`{"acpconform":1,"outcome":"error","error":"request_error","code":-3.2603e4,"message":"","data":null}`)
 	if err != nil || o.Code == nil || *o.Code != -32603 || string(o.Data) != "null" {
 		t.Errorf("ParseOutcome(code -3.2603e4, data null) = %+v, %v; want code -32603 and data null", o, err)
 	}
-	o, err = probe.ParseOutcome(` {"acpconform":1,"outcome":"accepted","index":1.0,"value":2,"note":"for people"} `)
+	o, err = schema.ParseOutcome(` {"acpconform":1,"outcome":"accepted","index":1.0,"value":2,"note":"for people"} `)
 	if err != nil || *o.Index != 1 {
 		t.Errorf("ParseOutcome(index 1.0) = %+v, %v; want index 1", o, err)
 	}
@@ -101,7 +102,7 @@ func TestParseOutcome(t *testing.T) {
 		`{"acpconform":1,"outcome":"declined"} x`:                      "outcome is not one JSON value",
 		`{"acpconform":1,"outcome":"accepted","index":1e30,"value":1}`: "outcome: index 1e30 is not an integer acpconform can hold",
 	} {
-		if _, err := probe.ParseOutcome(text); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := schema.ParseOutcome(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseOutcome(%s) = %v, want an error containing %q", text, err, want)
 		}
 	}
@@ -145,10 +146,10 @@ func TestMarshalledValuesValidate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := probe.Validate(probe.SchemaOutcome, b); err != nil {
+		if err := schema.Validate(probe.SchemaOutcome, b); err != nil {
 			t.Errorf("%s: %v", b, err)
 		}
-		back, err := probe.ParseOutcome(string(b))
+		back, err := schema.ParseOutcome(string(b))
 		if again, _ := json.Marshal(back); err != nil || string(again) != string(b) {
 			t.Errorf("ParseOutcome(%s) = %s, %v; want it back as it was", b, again, err)
 		}
@@ -164,7 +165,7 @@ func TestMarshalledValuesValidate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := probe.Validate(probe.SchemaRequest, b); err != nil {
+		if err := schema.Validate(probe.SchemaRequest, b); err != nil {
 			t.Errorf("%s: %v", b, err)
 		}
 	}
@@ -176,7 +177,7 @@ func TestMarshalledValuesValidate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := probe.Validate(probe.SchemaUser, b); err != nil {
+		if err := schema.Validate(probe.SchemaUser, b); err != nil {
 			t.Errorf("%s: %v", b, err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/probe/schema"
 )
 
 // schemaDoc returns the schema called name, decoded.
@@ -69,13 +70,13 @@ func TestSchemaFiles(t *testing.T) {
 		}
 		describedProperties(t, name, "", doc)
 		// Each schema must compile and accept a document of its own.
-		if err := probe.Validate(name, []byte(`{}`)); err == nil {
+		if err := schema.Validate(name, []byte(`{}`)); err == nil {
 			t.Errorf("the %s schema accepts {}", name)
 		} else if !errors.As(err, new(*probe.SchemaError)) {
 			t.Errorf("Validate(%s, {}) = %v, want a *SchemaError", name, err)
 		}
 	}
-	if err := probe.Validate("nonsense", []byte(`{}`)); err == nil || !strings.Contains(err.Error(), `no schema is called "nonsense"`) {
+	if err := schema.Validate("nonsense", []byte(`{}`)); err == nil || !strings.Contains(err.Error(), `no schema is called "nonsense"`) {
 		t.Errorf("Validate of an unknown schema = %v", err)
 	}
 }
@@ -163,7 +164,7 @@ func TestSchemaFieldsMatchGoTypes(t *testing.T) {
 func TestSchemaEnumsMatchConstants(t *testing.T) {
 	consts := stringConstants(t)
 	enums := []struct {
-		prefix, schema, pointer string
+		prefix, name, pointer string
 	}{
 		{"Outcome", probe.SchemaOutcome, "/properties/outcome/enum"},
 		{"Error", probe.SchemaOutcome, "/properties/error/enum"},
@@ -185,13 +186,13 @@ func TestSchemaEnumsMatchConstants(t *testing.T) {
 			}
 		}
 		var enum []string
-		for _, v := range at(t, schemaDoc(t, e.schema), e.pointer).([]any) {
+		for _, v := range at(t, schemaDoc(t, e.name), e.pointer).([]any) {
 			enum = append(enum, v.(string))
 		}
 		slices.Sort(values)
 		slices.Sort(enum)
 		if len(values) == 0 || !slices.Equal(values, enum) {
-			t.Errorf("the %s constants are %q, %s#%s is %q", e.prefix, values, e.schema, e.pointer, enum)
+			t.Errorf("the %s constants are %q, %s#%s is %q", e.prefix, values, e.name, e.pointer, enum)
 		}
 	}
 	for name := range consts {
@@ -306,7 +307,7 @@ func TestSchemaDocuments(t *testing.T) {
 		{probe.SchemaUser, `{"action":"accept","pick":-1}`, `/pick user.json#/properties/pick/minimum`},
 		{probe.SchemaUser, `{"action":"_defer"}`, `/action user.json#/properties/action/enum`},
 	} {
-		err := probe.Validate(tc.schema, []byte(tc.doc))
+		err := schema.Validate(tc.schema, []byte(tc.doc))
 		var se *probe.SchemaError
 		switch {
 		case tc.at == "" && err != nil:
@@ -333,12 +334,12 @@ func TestSchemaErrorWording(t *testing.T) {
 			`at /warnings/3: want string, got number (4) (schema: outcome.json#/properties/warnings/items/type); at /warnings/4: want string, got number (5) (schema: outcome.json#/properties/warnings/items/type); and 1 more`,
 		`{"acpconform":1,"outcome":"accepted","index":"` + strings.Repeat("9", 100) + `","value":1}`: `at /index: want integer, got string ("` + strings.Repeat("9", 59) + `... [102 bytes in all])`,
 	} {
-		err := probe.Validate(probe.SchemaOutcome, []byte(doc))
+		err := schema.Validate(probe.SchemaOutcome, []byte(doc))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate(%.80s) =\n%v\nwant\n%s", doc, err, want)
 		}
 	}
-	err := probe.Validate(probe.SchemaUser, []byte(`{"action":"accept","pick":true}`))
+	err := schema.Validate(probe.SchemaUser, []byte(`{"action":"accept","pick":true}`))
 	if want := `scripted-user instruction does not match the probe contract's user schema: at /pick: want integer or string, got boolean (true) (schema: user.json#/properties/pick/type)`; err == nil || err.Error() != want {
 		t.Errorf("Validate(user) = %v\nwant %s", err, want)
 	}

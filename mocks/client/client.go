@@ -22,6 +22,7 @@ import (
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/probe/schema"
 )
 
 // Capability sets a client commonly advertises.
@@ -292,7 +293,7 @@ func outcomeIn(text string) (out probe.Outcome, ok bool, err error) {
 	if !probe.IsOutcome(text) {
 		return probe.Outcome{}, false, nil
 	}
-	out, err = probe.ParseOutcome(text)
+	out, err = schema.ParseOutcome(text)
 	if err != nil {
 		return probe.Outcome{}, true, fmt.Errorf("the agent's %w", err) // "the agent's outcome does not match ..."
 	}

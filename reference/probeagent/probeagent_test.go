@@ -16,6 +16,7 @@ import (
 	"github.com/onsi/gomega/gexec"
 
 	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/probe/schema"
 	"github.com/acpconform/acpconform/reference/probeagent"
 )
 
@@ -145,7 +146,7 @@ func runProbe(ctx context.Context, start connect, pc probeCase) probe.Outcome {
 	Expect(resp.StopReason).To(Equal(acp.StopReasonEndTurn))
 	var text string
 	Expect(texts).To(Receive(&text), "the outcome is reported before the prompt ends")
-	out, err := probe.ParseOutcome(text)
+	out, err := schema.ParseOutcome(text)
 	Expect(err).NotTo(HaveOccurred())
 	return out
 }

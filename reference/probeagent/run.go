@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-
-	"github.com/acpconform/acpconform/probe"
 )
 
 // Run serves the probe agent over stdin and stdout until stdin ends or ctx is
@@ -33,7 +31,6 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "reference-agent: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	go probe.CompileSchemas(probe.SchemaRequest) // while the client starts up: every prompt is a request
 	conn := Serve(stdout, stdin, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	select {
 	case <-conn.Done():

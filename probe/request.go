@@ -1,0 +1,188 @@
+package probe
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// checkRequest checks a decoded probe request against the rules of the
+// request schema (probe/schema/request.json) that ParseRequest has not
+// checked already, and says how it breaks them as a JSON Schema validator
+// would: the offending value, the keyword's place in the schema file, and
+// the problem in words, with the schema's own description where it states
+// the rule.
+func checkRequest(req map[string]any) []Mismatch {
+	c := &requestCheck{}
+	c.required("", "#", req, "acpconform", "op", "question", "choices")
+	if op, ok := req["op"]; ok && op != OpAskChoice {
+		c.add("/op", "#/properties/op/enum", fmt.Sprintf("want one of %s, got %s", show(OpAskChoice), show(op)))
+	}
+	if q, ok := req["question"]; ok {
+		c.typed("/question", "#/properties/question/type", q, "string")
+	}
+	if choices, ok := req["choices"]; ok && c.typed("/choices", "#/properties/choices/type", choices, "null", "array") {
+		list, _ := choices.([]any)
+		for i, choice := range list {
+			c.choice("/choices/"+strconv.Itoa(i), choice)
+		}
+	}
+	if f, ok := req["fallback"]; ok && c.typed("/fallback", "#/properties/fallback/type", f, "null", "object") {
+		if obj, ok := f.(map[string]any); ok {
+			c.fallback(obj)
+		}
+	}
+	if d, ok := req["fallbackDelayMs"]; ok {
+		if c.typed("/fallbackDelayMs", "#/properties/fallbackDelayMs/type", d, "integer") && isNegative(d.(json.Number)) {
+			c.add("/fallbackDelayMs", "#/properties/fallbackDelayMs/minimum", fmt.Sprintf("want at least 0, got %s", show(d)))
+		}
+	}
+	return c.sorted()
+}
+
+func (c *requestCheck) choice(at string, v any) {
+	const def = "#/$defs/choice"
+	if !c.typed(at, def+"/type", v, "object") {
+		return
+	}
+	choice := v.(map[string]any)
+	c.required(at, def, choice, "value", "label")
+	if l, ok := choice["label"]; ok {
+		c.typed(at+"/label", def+"/properties/label/type", l, "string")
+	}
+	if d, ok := choice["description"]; ok && c.typed(at+"/description", def+"/properties/description/type", d, "string") && d == "" {
+		c.add(at+"/description", def+"/properties/description/minLength", `want at least 1 character, got ""`)
+	}
+	if d, ok := choice["default"]; ok {
+		c.typed(at+"/default", def+"/properties/default/type", d, "boolean")
+	}
+}
+
+func (c *requestCheck) fallback(f map[string]any) {
+	const def = "#/$defs/fallback"
+	c.required("/fallback", def, f, "kind")
+	kind, hasKind := f["kind"]
+	if hasKind && !slices.Contains([]any{FallbackAccepted, FallbackDeclined, FallbackCancelled, FallbackError, FallbackPlain}, kind) {
+		c.add("/fallback/kind", def+"/properties/kind/enum", fmt.Sprintf("want one of %s, got %s",
+			strings.Join([]string{show(FallbackAccepted), show(FallbackDeclined), show(FallbackCancelled), show(FallbackError), show(FallbackPlain)}, ", "), show(kind)))
+	}
+	if m, ok := f["message"]; ok {
+		c.typed("/fallback/message", def+"/properties/message/type", m, "string")
+	}
+	// allOf/0 and allOf/1: what each kind must have, and must not.
+	for i, rule := range []struct {
+		member string
+		kinds  []any
+	}{{"value", []any{FallbackAccepted, FallbackPlain}}, {"message", []any{FallbackError}}} {
+		at := def + "/allOf/" + strconv.Itoa(i)
+		_, has := f[rule.member]
+		switch {
+		case hasKind && slices.Contains(rule.kinds, kind):
+			c.required("/fallback", at+"/then", f, rule.member)
+		case has:
+			c.add("/fallback/"+rule.member, at+"/else/properties/"+rule.member+"/not", requestRule(at+"/else/properties/"+rule.member))
+		}
+	}
+}
+
+// requestCheck collects mismatches with the request schema.
+type requestCheck struct{ found []Mismatch }
+
+func (c *requestCheck) add(at, keyword, problem string) {
+	c.found = append(c.found, Mismatch{InstancePath: at, SchemaPath: "request.json" + keyword, Problem: problem})
+}
+
+// required checks that obj has the members named; node is the schema
+// node whose "required" keyword asks for them.
+func (c *requestCheck) required(at, node string, obj map[string]any, names ...string) {
+	var missing []string
+	for _, n := range names {
+		if _, ok := obj[n]; !ok {
+			missing = append(missing, strconv.Quote(n))
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	problem := "missing " + strings.Join(missing, " and ")
+	if why := requestRule(node); why != "" {
+		problem += ": " + why
+	}
+	c.add(at, node+"/required", problem)
+}
+
+// typed checks that v is of one of the JSON types named, and reports
+// whether it is; a schema's other keywords are not checked when its type
+// fails, as the validator does. Types are named in the validator's order:
+// null, boolean, number, integer, string, array, object.
+func (c *requestCheck) typed(at, keyword string, v any, types ...string) bool {
+	got := jsonType(v)
+	for _, t := range types {
+		if t == got || (t == "integer" && got == "number" && isInteger(v.(json.Number))) {
+			return true
+		}
+	}
+	c.add(at, keyword, fmt.Sprintf("want %s, got %s (%s)", strings.Join(types, " or "), got, show(v)))
+	return false
+}
+
+// sorted orders the mismatches as schema.Validate does: by the value's
+// place, then the broader rule first.
+func (c *requestCheck) sorted() []Mismatch {
+	slices.SortFunc(c.found, func(a, b Mismatch) int {
+		if a.InstancePath != b.InstancePath {
+			return strings.Compare(a.InstancePath, b.InstancePath)
+		}
+		if da, db := strings.Count(a.SchemaPath, "/"), strings.Count(b.SchemaPath, "/"); da != db {
+			return da - db
+		}
+		return strings.Compare(a.SchemaPath, b.SchemaPath)
+	})
+	return c.found
+}
+
+// jsonType names a decoded JSON value's type as JSON Schema does; numbers
+// are all "number".
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	}
+	return "object"
+}
+
+// isInteger reports whether n is an integer by value (1.0, 1e3), as JSON
+// Schema's "integer" has it.
+func isInteger(n json.Number) bool {
+	if hugeExponent(n) { // exact arithmetic would cost unbounded memory
+		mantissa, exp, _ := strings.Cut(strings.ToLower(string(n)), "e")
+		return !strings.HasPrefix(exp, "-") || strings.Trim(mantissa, "-0.") == ""
+	}
+	r, ok := new(big.Rat).SetString(string(n))
+	return ok && r.IsInt()
+}
+
+// isNegative reports whether n is below zero.
+func isNegative(n json.Number) bool {
+	if hugeExponent(n) {
+		mantissa, _, _ := strings.Cut(strings.ToLower(string(n)), "e")
+		return strings.HasPrefix(mantissa, "-") && strings.Trim(mantissa, "-0.") != ""
+	}
+	r, ok := new(big.Rat).SetString(string(n))
+	return ok && r.Sign() < 0
+}
+
+// requestRule is the description of the request schema's node at
+// fragment ("#/$defs/fallback/allOf/0/then"): see SchemaDescription.
+func requestRule(fragment string) string { return SchemaDescription("request.json" + fragment) }

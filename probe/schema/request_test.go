@@ -1,0 +1,81 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"regexp"
+	"testing"
+
+	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/probe/schema"
+)
+
+// requests are probe requests that break the request schema in each way
+// it can be broken, and some that do not.
+var requests = []string{
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[{"value":{"a":[1]},"label":"A","description":"d","default":true}]}`,
+	`{"acpconform":1,"op":"ask_choice","question":" ","choices":[],"fallback":null}`,
+	`{"acpconform":1.0,"op":"ask_choice","question":"","choices":null,"fallbackDelayMs":2e3}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[{"value":null,"label":""}],"fallback":{"kind":"plain","value":null},"fallbackDelayMs":0}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":{"kind":"error","message":""},"future":{"x":1}}`,
+	`{"acpconform":1}`,
+	`{"acpconform":1,"op":7,"question":5,"choices":{}}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[{"label":"A"},"x",{"value":1,"label":2,"description":"","default":"yes"},{"value":1,"label":"A","description":null}]}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":{}}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":{"value":1,"message":2}}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":{"kind":"accepted","message":"m"}}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":{"kind":"error"}}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":{"kind":"declined","value":1}}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":{"kind":"maybe","value":1}}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":"plain"}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":-1.5}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":-0}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":"5"}`,
+}
+
+// TestRequestRulesMatchTheSchema holds probe.ParseRequest, which checks
+// the request schema's rules in code, to the schema itself: the same
+// verdict on every request, and for one that breaks it, the same
+// mismatches, word for word.
+func TestRequestRulesMatchTheSchema(t *testing.T) {
+	for _, text := range requests {
+		sameVerdict(t, text)
+	}
+}
+
+// FuzzRequestRules is TestRequestRulesMatchTheSchema on any JSON.
+//
+//	go test -run '^$' -fuzz FuzzRequestRules -fuzztime 60s ./probe/schema
+func FuzzRequestRules(f *testing.F) {
+	for _, text := range requests {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !json.Valid([]byte(text)) || longExponent.MatchString(text) {
+			return // the validator's exact arithmetic on 1e999999 would take minutes
+		}
+		sameVerdict(t, text)
+	})
+}
+
+var longExponent = regexp.MustCompile(`[eE][+-]?[0-9]{4,}`)
+
+func sameVerdict(t *testing.T, text string) {
+	t.Helper()
+	_, err := probe.ParseRequest(text)
+	want := schema.Validate(probe.SchemaRequest, []byte(text))
+	var got, wantSE *probe.SchemaError
+	switch {
+	case errors.As(err, &got) && errors.As(want, &wantSE):
+		if !reflect.DeepEqual(got.Mismatches, wantSE.Mismatches) {
+			t.Errorf("ParseRequest(%s):\n%v\nthe request schema:\n%v", text, err, want)
+		}
+	case err == nil && want != nil:
+		t.Errorf("ParseRequest(%s) accepts what the request schema refuses: %v", text, want)
+	case got != nil && want == nil:
+		t.Errorf("ParseRequest(%s) refuses what the request schema accepts: %v", text, err)
+	case err != nil && got == nil && want == nil && !regexp.MustCompile(`not an integer acpconform can hold`).MatchString(err.Error()):
+		t.Errorf("ParseRequest(%s) refuses a request the schema accepts: %v", text, err)
+	}
+}

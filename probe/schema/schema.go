@@ -1,0 +1,260 @@
+// Package schema checks documents against the probe contract's JSON
+// Schemas (probe/schema/*.json, draft 2020-12) and says, for each way one
+// breaks them, where, which keyword and why, in the schema's own words.
+//
+// It is the harness's side of package probe: the JSON Schema library it
+// uses compiles every draft's meta-schemas as a program starts (8 ms
+// and 1.7 MB), which an agent started once per check should not pay, so
+// probe, which agents import, reads requests without it.
+package schema
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/acpconform/acpconform/probe"
+)
+
+// schemas are the schemas, each compiled at its first use: a program that
+// checks outcomes only need not compile the others.
+type schemas struct {
+	mu       sync.Mutex // guards what follows
+	compiler *jsonschema.Compiler
+	compiled map[string]*jsonschema.Schema
+}
+
+// loaded hands the schemas to a compiler, once.
+var loaded = sync.OnceValues(func() (*schemas, error) {
+	s := &schemas{compiler: jsonschema.NewCompiler(), compiled: map[string]*jsonschema.Schema{}}
+	for _, name := range probe.SchemaNames() {
+		b, _ := probe.Schema(name)
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			return s, fmt.Errorf("probe: the %s schema: %w", name, err)
+		}
+		if err := s.compiler.AddResource(probe.SchemaBase+name+".json", doc); err != nil {
+			return s, fmt.Errorf("probe: the %s schema: %w", name, err)
+		}
+	}
+	return s, nil
+})
+
+// schema returns the schema called name, compiled.
+func (all *schemas) schema(name string) (*jsonschema.Schema, error) {
+	if !slices.Contains(probe.SchemaNames(), name) {
+		return nil, fmt.Errorf("probe: no schema is called %q (want one of %s)", name, strings.Join(probe.SchemaNames(), ", "))
+	}
+	all.mu.Lock()
+	defer all.mu.Unlock()
+	if sch, ok := all.compiled[name]; ok {
+		return sch, nil
+	}
+	sch, err := all.compiler.Compile(probe.SchemaBase + name + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("probe: compiling the %s schema: %w", name, err)
+	}
+	all.compiled[name] = sch
+	return sch, nil
+}
+
+// Compile compiles the schemas called names (none: all of them) now,
+// not at their first validation, which is otherwise the first document's
+// to wait for (about 1 ms each). A process that validates soon after it
+// starts, such as an agent waiting for its first prompt, calls it in a
+// goroutine of its own as it starts.
+func Compile(names ...string) {
+	all, err := loaded()
+	if err != nil {
+		return
+	}
+	if len(names) == 0 {
+		names = probe.SchemaNames()
+	}
+	for _, name := range names {
+		_, _ = all.schema(name)
+	}
+}
+
+// Validate checks the JSON text doc against the schema called name. It
+// returns nil when doc matches, a *[SchemaError] saying where and why when
+// it does not, and another error when doc is not one JSON value or name is
+// no schema.
+func Validate(name string, doc []byte) error {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return fmt.Errorf("the %s is not one JSON value: %w", probe.DocumentName(name), err)
+	}
+	return validate(name, v)
+}
+
+func validate(name string, v any) error {
+	all, err := loaded()
+	if err != nil {
+		return err
+	}
+	s, err := all.schema(name)
+	if err != nil {
+		return err
+	}
+	var verr *jsonschema.ValidationError
+	if err := s.Validate(v); errors.As(err, &verr) {
+		return schemaError(all, name, v, verr)
+	} else if err != nil {
+		return fmt.Errorf("validating the %s: %w", probe.DocumentName(name), err)
+	}
+	return nil
+}
+
+// schemaError turns the validator's tree of errors into its leaves, the
+// keywords that failed, in words.
+func schemaError(all *schemas, name string, doc any, verr *jsonschema.ValidationError) *probe.SchemaError {
+	e := &probe.SchemaError{Schema: name}
+	var walk func(*jsonschema.ValidationError)
+	walk = func(v *jsonschema.ValidationError) {
+		if len(v.Causes) == 0 {
+			e.Mismatches = append(e.Mismatches, all.mismatch(doc, v))
+			return
+		}
+		for _, c := range v.Causes {
+			walk(c)
+		}
+	}
+	walk(verr)
+	slices.SortFunc(e.Mismatches, func(a, b probe.Mismatch) int { // outer values first, and of one value its broadest rule
+		return cmp.Or(
+			strings.Compare(a.InstancePath, b.InstancePath),
+			cmp.Compare(strings.Count(a.SchemaPath, "/"), strings.Count(b.SchemaPath, "/")),
+			strings.Compare(a.SchemaPath, b.SchemaPath))
+	})
+	e.Mismatches = slices.Compact(e.Mismatches)
+	return e
+}
+
+func (all *schemas) mismatch(doc any, v *jsonschema.ValidationError) probe.Mismatch {
+	at := pointer(v.InstanceLocation)
+	schemaURL := strings.TrimPrefix(v.SchemaURL, probe.SchemaBase)
+	path := schemaURL
+	switch v.ErrorKind.(type) {
+	case *kind.Reference:
+	case *kind.Not:
+		path += "/not"
+	default:
+		path += pointer(v.ErrorKind.KeywordPath())
+	}
+	got := lookup(doc, v.InstanceLocation)
+	var problem string
+	switch k := v.ErrorKind.(type) {
+	case *kind.Type:
+		problem = fmt.Sprintf("want %s, got %s (%s)", strings.Join(k.Want, " or "), k.Got, show(got))
+	case *kind.Const:
+		problem = fmt.Sprintf("want %s, got %s", show(k.Want), show(got))
+	case *kind.Enum:
+		want := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			want[i] = show(w)
+		}
+		problem = fmt.Sprintf("want one of %s, got %s", strings.Join(want, ", "), show(got))
+	case *kind.Required:
+		quoted := make([]string, len(k.Missing))
+		for i, m := range k.Missing {
+			quoted[i] = strconv.Quote(m)
+		}
+		problem = "missing " + strings.Join(quoted, " and ")
+		if why := probe.SchemaDescription(schemaURL); why != "" {
+			problem += ": " + why
+		}
+	case *kind.Not, *kind.FalseSchema:
+		problem = "not allowed here"
+		if why := probe.SchemaDescription(schemaURL); why != "" {
+			problem = why
+		}
+	case *kind.Minimum:
+		problem = fmt.Sprintf("want at least %s, got %s", k.Want.RatString(), show(got))
+	case *kind.MinLength:
+		problem = fmt.Sprintf("want at least %d %s, got %s", k.Want, plural(k.Want, "character", "characters"), show(got))
+	default: // a keyword the schemas do not use today
+		problem = fmt.Sprintf("%s breaks the schema's %q keyword", show(got), strings.Join(v.ErrorKind.KeywordPath(), "/"))
+	}
+	return probe.Mismatch{InstancePath: at, SchemaPath: path, Problem: problem}
+}
+
+// lookup returns the value at a JSON Pointer's tokens, or nil.
+func lookup(doc any, tokens []string) any {
+	for _, tok := range tokens {
+		doc = child(doc, tok)
+	}
+	return doc
+}
+
+func child(v any, tok string) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return v[tok]
+	case []any:
+		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(v) {
+			return v[i]
+		}
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// pointer writes tokens as a JSON Pointer.
+func pointer(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteString("/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return b.String()
+}
+
+// maxShown bounds a value quoted in a mismatch: an agent may report a
+// megabyte.
+const maxShown = 60
+
+// show writes a decoded JSON value as compact JSON, cut to maxShown bytes.
+func show(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > maxShown {
+		return fmt.Sprintf("%s... [%d bytes in all]", b[:maxShown], len(b))
+	}
+	return string(b)
+}
+
+// ParseOutcome reads an outcome report. It returns a *[probe.SchemaError]
+// when text does not match the outcome schema, so that every error says
+// what the adapter got wrong; integers are read by value, so an index of
+// 1.0 is 1. Its errors begin with "outcome", to follow "the agent's ".
+func ParseOutcome(text string) (probe.Outcome, error) {
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return probe.Outcome{}, fmt.Errorf("outcome is not one JSON value: %w", err)
+	}
+	if err := validate(probe.SchemaOutcome, doc); err != nil {
+		return probe.Outcome{}, err
+	}
+	var o probe.Outcome
+	if err := json.Unmarshal([]byte(text), &o); err != nil {
+		return probe.Outcome{}, fmt.Errorf("outcome: %w", err)
+	}
+	return o, nil
+}
