@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/acpconform/acpconform/internal/elide"
 )
 
 // The names of the probe contract's JSON Schemas (draft 2020-12). Each is
@@ -155,13 +157,4 @@ var schemaDocs = sync.OnceValue(func() map[string]any {
 const maxShown = 60
 
 // show writes a decoded JSON value as compact JSON, cut to maxShown bytes.
-func show(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	if len(b) > maxShown {
-		return fmt.Sprintf("%s... [%d bytes in all]", b[:maxShown], len(b))
-	}
-	return string(b)
-}
+func show(v any) string { return elide.JSON(v, maxShown) }

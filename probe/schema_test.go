@@ -332,7 +332,7 @@ func TestSchemaErrorWording(t *testing.T) {
 		`{"acpconform":1,"outcome":"accepted","index":1,"value":1,"warnings":[1,2,3,4,5,6]}`: `outcome does not match the probe contract's outcome schema: at /warnings/0: want string, got number (1) (schema: outcome.json#/properties/warnings/items/type); ` +
 			`at /warnings/1: want string, got number (2) (schema: outcome.json#/properties/warnings/items/type); at /warnings/2: want string, got number (3) (schema: outcome.json#/properties/warnings/items/type); ` +
 			`at /warnings/3: want string, got number (4) (schema: outcome.json#/properties/warnings/items/type); at /warnings/4: want string, got number (5) (schema: outcome.json#/properties/warnings/items/type); and 1 more`,
-		`{"acpconform":1,"outcome":"accepted","index":"` + strings.Repeat("9", 100) + `","value":1}`: `at /index: want integer, got string ("` + strings.Repeat("9", 59) + `... [102 bytes in all])`,
+		`{"acpconform":1,"outcome":"accepted","index":"` + strings.Repeat("9", 100) + `","value":1}`: `at /index: want integer, got string ("` + strings.Repeat("9", 59) + ` … [102 bytes in all])`,
 	} {
 		err := schema.Validate(probe.SchemaOutcome, []byte(doc))
 		if err == nil || !strings.Contains(err.Error(), want) {

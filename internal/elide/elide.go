@@ -5,6 +5,7 @@
 package elide
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -57,4 +58,14 @@ func runeStart(s string, i int) int {
 		i--
 	}
 	return i
+}
+
+// JSON writes v as compact JSON, at most max bytes of it: a value a
+// subject sent, quoted in a message.
+func JSON(v any, max int) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return Head(fmt.Sprint(v), max)
+	}
+	return Head(string(b), max)
 }

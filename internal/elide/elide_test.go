@@ -46,3 +46,18 @@ func ExampleHead() {
 	fmt.Println(elide.Head("a subject's very long answer", 16))
 	// Output: a subject's very … [28 bytes in all]
 }
+
+func TestJSON(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{map[string]any{"a": []any{1, "é"}}, `{"a":[1,"é"]}`},
+		{strings.Repeat("é", 40), `"` + strings.Repeat("é", 9) + ` … [82 bytes in all]`},
+		{func() {}, "0x"}, // not JSON: as fmt prints it
+	} {
+		if got := elide.JSON(tc.v, 20); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("JSON(%T, 20) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}

@@ -88,18 +88,26 @@ func (s *scan) topObject(b []byte, i int) int {
 			twice = seen&bit != 0 // decode stops at it: nothing after it is noted
 			seen |= bit
 		}
-		if i = jsonSpace(b, i); i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = jsonSpace(b, i+1)
-		case '}':
-			return i + 1
-		default:
-			return -1
+		if i = separator(b, i, '}'); i < 0 || b[i-1] == '}' {
+			return i
 		}
 	}
+}
+
+// separator reads what follows a member or an element at b[i]: a comma
+// and the space after it, or closer. It returns where the next one starts,
+// or where the object or array ends (b[result-1] is closer then), or -1.
+func separator(b []byte, i int, closer byte) int {
+	if i = jsonSpace(b, i); i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case ',':
+		return jsonSpace(b, i+1)
+	case closer:
+		return i + 1
+	}
+	return -1
 }
 
 // keyName is a member's name as JSON means it: raw holds its quotes.
@@ -171,16 +179,8 @@ func jsonObject(b []byte, i int) int {
 		if i = jsonValue(b, jsonSpace(b, i+1)); i < 0 {
 			return -1
 		}
-		if i = jsonSpace(b, i); i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = jsonSpace(b, i+1)
-		case '}':
-			return i + 1
-		default:
-			return -1
+		if i = separator(b, i, '}'); i < 0 || b[i-1] == '}' {
+			return i
 		}
 	}
 }
@@ -197,16 +197,8 @@ func jsonArray(b []byte, i int) (end, elements int) {
 			return -1, elements
 		}
 		elements++
-		if i = jsonSpace(b, i); i >= len(b) {
-			return -1, elements
-		}
-		switch b[i] {
-		case ',':
-			i = jsonSpace(b, i+1)
-		case ']':
-			return i + 1, elements
-		default:
-			return -1, elements
+		if i = separator(b, i, ']'); i < 0 || b[i-1] == ']' {
+			return i, elements
 		}
 	}
 }

@@ -61,11 +61,8 @@ func member(doc []byte, i int, name string) int {
 		if match {
 			return i
 		}
-		if i = skipValue(doc, i); i < 0 {
+		if i = next(doc, i); i < 0 {
 			return -1
-		}
-		if i = skipSpace(doc, i); i < len(doc) && doc[i] == ',' {
-			i = skipSpace(doc, i+1)
 		}
 	}
 	return -1
@@ -78,14 +75,23 @@ func element(doc []byte, i, n int) int {
 		if k == n {
 			return i
 		}
-		if i = skipValue(doc, i); i < 0 {
+		if i = next(doc, i); i < 0 {
 			return -1
-		}
-		if i = skipSpace(doc, i); i < len(doc) && doc[i] == ',' {
-			i = skipSpace(doc, i+1)
 		}
 	}
 	return -1
+}
+
+// next skips the value at doc[i] and the comma after it, if one is
+// there, and returns where what follows starts, or -1.
+func next(doc []byte, i int) int {
+	if i = skipValue(doc, i); i < 0 {
+		return -1
+	}
+	if i = skipSpace(doc, i); i < len(doc) && doc[i] == ',' {
+		i = skipSpace(doc, i+1)
+	}
+	return i
 }
 
 // skipValue returns where the value at doc[i] ends, or -1.

@@ -22,6 +22,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -229,16 +230,7 @@ func pointer(tokens []string) string {
 const maxShown = 60
 
 // show writes a decoded JSON value as compact JSON, cut to maxShown bytes.
-func show(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	if len(b) > maxShown {
-		return fmt.Sprintf("%s... [%d bytes in all]", b[:maxShown], len(b))
-	}
-	return string(b)
-}
+func show(v any) string { return elide.JSON(v, maxShown) }
 
 // ParseOutcome reads an outcome report. It returns a *[probe.SchemaError]
 // when text does not match the outcome schema, so that every error says
