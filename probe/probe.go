@@ -15,9 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/acpconform/acpconform/internal/elide"
 )
 
 // Version is the probe contract version, sent as "acpconform" in every
@@ -303,9 +304,10 @@ func exactInt(n json.Number) (int, error) {
 	if i, err := strconv.Atoi(string(n)); err == nil {
 		return i, nil
 	}
-	r, ok := new(big.Rat).SetString(string(n))
-	if hugeExponent(n) || !ok || !r.IsInt() || !r.Num().IsInt64() || int64(int(r.Num().Int64())) != r.Num().Int64() {
-		return 0, fmt.Errorf("%s is not an integer acpconform can hold", n)
+	d, ok := decimalOf(n)
+	i, fits := d.int64()
+	if !ok || !fits || int64(int(i)) != i {
+		return 0, fmt.Errorf("%s is not an integer acpconform can hold", elide.Head(string(n), maxShown))
 	}
-	return int(r.Num().Int64()), nil
+	return int(i), nil
 }

@@ -28,7 +28,14 @@ func TestSameValue(t *testing.T) {
 		{`[1,2]`, `[2,1]`, false},
 		{`[]`, `{}`, false},
 		{`1e999999999`, `1e999999999`, true},
-		{`1e999999999`, `10e999999998`, false}, // huge exponents compare as text, never by arithmetic
+		{`1e999999999`, `10e999999998`, true}, // by value, without arithmetic on a billion digits
+		{`1` + strings.Repeat("0", 1e6), `1e1000000`, true},
+		{`0.` + strings.Repeat("0", 1e6) + `1`, `1e-1000001`, true},
+		{`-0`, `0.0e5`, true},
+		{`1e99999999999999999999`, `1e99999999999999999999`, true}, // beyond an int: as text
+		{`0.1`, `1e-1`, true},
+		{`12.50e1`, `125`, true},
+		{`125`, `-125`, false},
 		{`{`, `{`, false},
 		{`1 2`, `1`, false},
 	} {
@@ -179,6 +186,29 @@ func TestMarshalledValuesValidate(t *testing.T) {
 		}
 		if err := schema.Validate(probe.SchemaUser, b); err != nil {
 			t.Errorf("%s: %v", b, err)
+		}
+	}
+}
+
+// TestParseRequestReadsLongNumbersByValue: integers by value however they
+// are written, in time linear in their length, and errors that quote
+// only the start of a number.
+func TestParseRequestReadsLongNumbersByValue(t *testing.T) {
+	request := func(delay string) string {
+		return `{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":` + delay + `}`
+	}
+	r, err := probe.ParseRequest(request("1." + strings.Repeat("0", 1e6)))
+	if err != nil || r.FallbackDelayMs != 1 {
+		t.Errorf("fallbackDelayMs 1.000…0 = %d, %.300v; want 1", r.FallbackDelayMs, err)
+	}
+	r, err = probe.ParseRequest(request("0.00" + strings.Repeat("0", 1e6) + "1e1000004"))
+	if err != nil || r.FallbackDelayMs != 10 {
+		t.Errorf("fallbackDelayMs 0.0…1e1000004 = %d, %.300v; want 10", r.FallbackDelayMs, err)
+	}
+	for _, delay := range []string{strings.Repeat("9", 1e6), "1e999999999"} {
+		_, err := probe.ParseRequest(request(delay))
+		if err == nil || !strings.Contains(err.Error(), "is not an integer acpconform can hold") || len(err.Error()) > 200 {
+			t.Errorf("fallbackDelayMs of %d characters: %.300v", len(delay), err)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,22 +164,18 @@ func jsonType(v any) string {
 // isInteger reports whether n is an integer by value (1.0, 1e3), as JSON
 // Schema's "integer" has it.
 func isInteger(n json.Number) bool {
-	if hugeExponent(n) { // exact arithmetic would cost unbounded memory
-		mantissa, exp, _ := strings.Cut(strings.ToLower(string(n)), "e")
-		return !strings.HasPrefix(exp, "-") || strings.Trim(mantissa, "-0.") == ""
+	d, ok := decimalOf(n)
+	if !ok { // an exponent beyond an int: 1e99999999999 is an integer, 1e-99999999999 is not
+		_, exp, _ := strings.Cut(strings.ToLower(string(n)), "e")
+		return !strings.HasPrefix(exp, "-")
 	}
-	r, ok := new(big.Rat).SetString(string(n))
-	return ok && r.IsInt()
+	return d.integer()
 }
 
 // isNegative reports whether n is below zero.
 func isNegative(n json.Number) bool {
-	if hugeExponent(n) {
-		mantissa, _, _ := strings.Cut(strings.ToLower(string(n)), "e")
-		return strings.HasPrefix(mantissa, "-") && strings.Trim(mantissa, "-0.") != ""
-	}
-	r, ok := new(big.Rat).SetString(string(n))
-	return ok && r.Sign() < 0
+	d, ok := decimalOf(n)
+	return (ok && d.negative) || (!ok && strings.HasPrefix(string(n), "-"))
 }
 
 // requestRule is the description of the request schema's node at

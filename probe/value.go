@@ -3,7 +3,6 @@ package probe
 import (
 	"bytes"
 	"encoding/json"
-	"math/big"
 	"strconv"
 	"strings"
 )
@@ -58,23 +57,67 @@ func sameJSON(a, b any) bool {
 		if !ok {
 			return false
 		}
-		if hugeExponent(a) || hugeExponent(b) {
-			return a == b // exact arithmetic on such numbers would cost unbounded memory
+		da, okA := decimalOf(a)
+		db, okB := decimalOf(b)
+		if !okA || !okB {
+			return a == b // an exponent beyond what an int holds
 		}
-		ra, okA := new(big.Rat).SetString(string(a))
-		rb, okB := new(big.Rat).SetString(string(b))
-		return okA && okB && ra.Cmp(rb) == 0
+		return da == db
 	default: // string, bool, nil
 		return a == b
 	}
 }
 
-// hugeExponent reports whether n has an exponent beyond ±1000.
-func hugeExponent(n json.Number) bool {
-	i := strings.IndexAny(string(n), "eE")
-	if i < 0 {
-		return false
+// decimal is a JSON number by value: its significant digits, without
+// leading or trailing zeros, and the place of the decimal point among
+// them, so that 12.50e1 is {digits: "125", point: 3} and 0.05 is {"5", -1}.
+// Two numbers are equal exactly when their decimals are; zero is
+// {"", 0}. Reading one takes time linear in the number's length, where
+// exact arithmetic on a number of a million digits took seconds.
+type decimal struct {
+	negative bool
+	digits   string
+	point    int
+}
+
+// decimalOf reads n, a JSON number; ok is false when its exponent does
+// not fit an int.
+func decimalOf(n json.Number) (d decimal, ok bool) {
+	s := string(n)
+	d.negative = strings.HasPrefix(s, "-")
+	mantissa, exp, hasExp := strings.Cut(strings.TrimPrefix(s, "-"), "e")
+	if !hasExp {
+		mantissa, exp, hasExp = strings.Cut(mantissa, "E")
 	}
-	exp, err := strconv.Atoi(strings.TrimPrefix(string(n[i+1:]), "+"))
-	return err != nil || exp > 1000 || exp < -1000
+	e := 0
+	if hasExp {
+		var err error
+		if e, err = strconv.Atoi(strings.TrimPrefix(exp, "+")); err != nil || e > 1<<40 || e < -1<<40 {
+			return d, false
+		}
+	}
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	digits := strings.TrimLeft(whole+fraction, "0")
+	d.point = len(whole) + e - (len(whole) + len(fraction) - len(digits))
+	d.digits = strings.TrimRight(digits, "0")
+	if d.digits == "" {
+		return decimal{}, true // zero, -0 included
+	}
+	return d, true
+}
+
+// integer reports whether d has no fraction.
+func (d decimal) integer() bool { return d.point >= len(d.digits) }
+
+// int64 returns d as an int64, when it is an integer that fits one.
+func (d decimal) int64() (int64, bool) {
+	if !d.integer() || d.point > 19 {
+		return 0, false
+	}
+	s := d.digits + strings.Repeat("0", d.point-len(d.digits))
+	if d.negative {
+		s = "-" + s
+	}
+	i, err := strconv.ParseInt(s, 10, 64)
+	return i, err == nil
 }

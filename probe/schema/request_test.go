@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/acpconform/acpconform/probe"
@@ -77,5 +78,19 @@ func sameVerdict(t *testing.T, text string) {
 		t.Errorf("ParseRequest(%s) refuses what the request schema accepts: %v", text, err)
 	case err != nil && got == nil && want == nil && !regexp.MustCompile(`not an integer acpconform can hold`).MatchString(err.Error()):
 		t.Errorf("ParseRequest(%s) refuses a request the schema accepts: %v", text, err)
+	}
+}
+
+// TestParseOutcomeBoundsNumbers: a number of a million digits, which the
+// validator's exact arithmetic took seconds over, is refused at once,
+// saying where it is, in a message that quotes only its start.
+func TestParseOutcomeBoundsNumbers(t *testing.T) {
+	huge := strings.Repeat("9", 1_000_000)
+	_, err := schema.ParseOutcome(`{"acpconform":1,"outcome":"accepted","index":0,"value":{"a":[1,` + huge + `]}}`)
+	if err == nil || !strings.Contains(err.Error(), "a number of 1000000 characters at /value/a/1") || len(err.Error()) > 300 {
+		t.Errorf("ParseOutcome of a million-digit number = %.400v", err)
+	}
+	if _, err := schema.ParseOutcome(`{"acpconform":1,"outcome":"accepted","index":0,"value":` + strings.Repeat("9", 1000) + `}`); err != nil {
+		t.Errorf("ParseOutcome of a 1000-digit number: %.400v", err)
 	}
 }

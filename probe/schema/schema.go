@@ -241,6 +241,9 @@ func ParseOutcome(text string) (probe.Outcome, error) {
 	if err != nil {
 		return probe.Outcome{}, fmt.Errorf("outcome is not one JSON value: %w", err)
 	}
+	if at, n := longNumber(doc, ""); n != "" {
+		return probe.Outcome{}, fmt.Errorf("outcome has a number of %d characters at %s, more than the %d acpconform reads: %s", len(n), cmp.Or(at, "the top level"), maxNumber, show(n))
+	}
 	if err := validate(probe.SchemaOutcome, doc); err != nil {
 		return probe.Outcome{}, err
 	}
@@ -249,4 +252,32 @@ func ParseOutcome(text string) (probe.Outcome, error) {
 		return probe.Outcome{}, fmt.Errorf("outcome: %w", err)
 	}
 	return o, nil
+}
+
+// maxNumber bounds the length of a number in an outcome: the validator
+// reads numbers with exact arithmetic, and one of a million digits cost
+// it seconds. Indexes and codes have at most 20 characters.
+const maxNumber = 1000
+
+// longNumber finds a number in doc longer than maxNumber, and where.
+func longNumber(doc any, at string) (string, json.Number) {
+	switch v := doc.(type) {
+	case json.Number:
+		if len(v) > maxNumber {
+			return at, v
+		}
+	case map[string]any:
+		for k, m := range v {
+			if at, n := longNumber(m, at+"/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(k)); n != "" {
+				return at, n
+			}
+		}
+	case []any:
+		for i, m := range v {
+			if at, n := longNumber(m, at+"/"+strconv.Itoa(i)); n != "" {
+				return at, n
+			}
+		}
+	}
+	return "", ""
 }
