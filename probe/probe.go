@@ -185,7 +185,7 @@ func ParseRequest(text string) (Request, error) {
 		return r, fmt.Errorf("unknown probe op %q (want %q)", op, OpAskChoice)
 	}
 	if ms := checkRequest(obj); len(ms) > 0 {
-		return r, &SchemaError{Schema: SchemaRequest, Mismatches: ms}
+		return r, NewSchemaError(SchemaRequest, ms)
 	}
 	var w struct {
 		Request

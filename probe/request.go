@@ -39,7 +39,7 @@ func checkRequest(req map[string]any) []Mismatch {
 			c.add("/fallbackDelayMs", "#/properties/fallbackDelayMs/minimum", fmt.Sprintf("want at least 0, got %s", show(d)))
 		}
 	}
-	return c.sorted()
+	return c.found
 }
 
 func (c *requestCheck) choice(at string, v any) {
@@ -64,9 +64,12 @@ func (c *requestCheck) fallback(f map[string]any) {
 	const def = "#/$defs/fallback"
 	c.required("/fallback", def, f, "kind")
 	kind, hasKind := f["kind"]
-	if hasKind && !slices.Contains([]any{FallbackAccepted, FallbackDeclined, FallbackCancelled, FallbackError, FallbackPlain}, kind) {
-		c.add("/fallback/kind", def+"/properties/kind/enum", fmt.Sprintf("want one of %s, got %s",
-			strings.Join([]string{show(FallbackAccepted), show(FallbackDeclined), show(FallbackCancelled), show(FallbackError), show(FallbackPlain)}, ", "), show(kind)))
+	if kinds := []any{FallbackAccepted, FallbackDeclined, FallbackCancelled, FallbackError, FallbackPlain}; hasKind && !slices.Contains(kinds, kind) {
+		want := make([]string, len(kinds))
+		for i, k := range kinds {
+			want[i] = show(k)
+		}
+		c.add("/fallback/kind", def+"/properties/kind/enum", fmt.Sprintf("want one of %s, got %s", strings.Join(want, ", "), show(kind)))
 	}
 	if m, ok := f["message"]; ok {
 		c.typed("/fallback/message", def+"/properties/message/type", m, "string")
@@ -126,21 +129,6 @@ func (c *requestCheck) typed(at, keyword string, v any, types ...string) bool {
 	}
 	c.add(at, keyword, fmt.Sprintf("want %s, got %s (%s)", strings.Join(types, " or "), got, show(v)))
 	return false
-}
-
-// sorted orders the mismatches as schema.Validate does: by the value's
-// place, then the broader rule first.
-func (c *requestCheck) sorted() []Mismatch {
-	slices.SortFunc(c.found, func(a, b Mismatch) int {
-		if a.InstancePath != b.InstancePath {
-			return strings.Compare(a.InstancePath, b.InstancePath)
-		}
-		if da, db := strings.Count(a.SchemaPath, "/"), strings.Count(b.SchemaPath, "/"); da != db {
-			return da - db
-		}
-		return strings.Compare(a.SchemaPath, b.SchemaPath)
-	})
-	return c.found
 }
 
 // jsonType names a decoded JSON value's type as JSON Schema does; numbers

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -62,6 +63,20 @@ func DocumentName(schema string) string {
 type SchemaError struct {
 	Schema     string     // the schema's name: "outcome"
 	Mismatches []Mismatch // at least one, in the order of their instance paths
+}
+
+// NewSchemaError is the error of a document that breaks the schema called
+// name in the ways mismatches say, in their order: outer values first, and
+// of one value its broadest rule first; a mismatch found twice is listed
+// once.
+func NewSchemaError(name string, mismatches []Mismatch) *SchemaError {
+	slices.SortFunc(mismatches, func(a, b Mismatch) int {
+		return cmp.Or(
+			strings.Compare(a.InstancePath, b.InstancePath),
+			cmp.Compare(strings.Count(a.SchemaPath, "/"), strings.Count(b.SchemaPath, "/")),
+			strings.Compare(a.SchemaPath, b.SchemaPath))
+	})
+	return &SchemaError{Schema: name, Mismatches: slices.Compact(mismatches)}
 }
 
 // Mismatch is one way a document breaks its schema.

@@ -98,7 +98,8 @@ func decimalOf(n json.Number) (d decimal, ok bool) {
 	}
 	whole, fraction, _ := strings.Cut(mantissa, ".")
 	digits := strings.TrimLeft(whole+fraction, "0")
-	d.point = len(whole) + e - (len(whole) + len(fraction) - len(digits))
+	leadingZeros := len(whole) + len(fraction) - len(digits)
+	d.point = len(whole) + e - leadingZeros
 	d.digits = strings.TrimRight(digits, "0")
 	if d.digits == "" {
 		return decimal{}, true // zero, -0 included

@@ -68,24 +68,6 @@ func (all *schemas) schema(name string) (*jsonschema.Schema, error) {
 	return sch, nil
 }
 
-// Compile compiles the schemas called names (none: all of them) now,
-// not at their first validation, which is otherwise the first document's
-// to wait for (about 1 ms each). A process that validates soon after it
-// starts, such as an agent waiting for its first prompt, calls it in a
-// goroutine of its own as it starts.
-func Compile(names ...string) {
-	all, err := loaded()
-	if err != nil {
-		return
-	}
-	if len(names) == 0 {
-		names = probe.SchemaNames()
-	}
-	for _, name := range names {
-		_, _ = all.schema(name)
-	}
-}
-
 // Validate checks the JSON text doc against the schema called name. It
 // returns nil when doc matches, a *[SchemaError] saying where and why when
 // it does not, and another error when doc is not one JSON value or name is
@@ -109,7 +91,7 @@ func validate(name string, v any) error {
 	}
 	var verr *jsonschema.ValidationError
 	if err := s.Validate(v); errors.As(err, &verr) {
-		return schemaError(all, name, v, verr)
+		return schemaError(name, v, verr)
 	} else if err != nil {
 		return fmt.Errorf("validating the %s: %w", probe.DocumentName(name), err)
 	}
@@ -118,12 +100,12 @@ func validate(name string, v any) error {
 
 // schemaError turns the validator's tree of errors into its leaves, the
 // keywords that failed, in words.
-func schemaError(all *schemas, name string, doc any, verr *jsonschema.ValidationError) *probe.SchemaError {
-	e := &probe.SchemaError{Schema: name}
+func schemaError(name string, doc any, verr *jsonschema.ValidationError) *probe.SchemaError {
+	var found []probe.Mismatch
 	var walk func(*jsonschema.ValidationError)
 	walk = func(v *jsonschema.ValidationError) {
 		if len(v.Causes) == 0 {
-			e.Mismatches = append(e.Mismatches, all.mismatch(doc, v))
+			found = append(found, mismatch(doc, v))
 			return
 		}
 		for _, c := range v.Causes {
@@ -131,17 +113,10 @@ func schemaError(all *schemas, name string, doc any, verr *jsonschema.Validation
 		}
 	}
 	walk(verr)
-	slices.SortFunc(e.Mismatches, func(a, b probe.Mismatch) int { // outer values first, and of one value its broadest rule
-		return cmp.Or(
-			strings.Compare(a.InstancePath, b.InstancePath),
-			cmp.Compare(strings.Count(a.SchemaPath, "/"), strings.Count(b.SchemaPath, "/")),
-			strings.Compare(a.SchemaPath, b.SchemaPath))
-	})
-	e.Mismatches = slices.Compact(e.Mismatches)
-	return e
+	return probe.NewSchemaError(name, found)
 }
 
-func (all *schemas) mismatch(doc any, v *jsonschema.ValidationError) probe.Mismatch {
+func mismatch(doc any, v *jsonschema.ValidationError) probe.Mismatch {
 	at := pointer(v.InstanceLocation)
 	schemaURL := strings.TrimPrefix(v.SchemaURL, probe.SchemaBase)
 	path := schemaURL
@@ -268,7 +243,7 @@ func longNumber(doc any, at string) (string, json.Number) {
 		}
 	case map[string]any:
 		for k, m := range v {
-			if at, n := longNumber(m, at+"/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(k)); n != "" {
+			if at, n := longNumber(m, at+pointer([]string{k})); n != "" {
 				return at, n
 			}
 		}
