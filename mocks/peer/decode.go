@@ -256,23 +256,13 @@ func kindOfByte(c byte) string {
 	return "a number"
 }
 
-// kindOf names a JSON value's kind: "a string", "a number", "an array", ...
+// kindOf names the kind of a value gjson found, as kindOfByte does; one
+// it did not find has gjson's zero Type, Null.
 func kindOf(v gjson.Result) string {
-	switch {
-	case v.Type == gjson.String:
-		return "a string"
-	case v.Type == gjson.Number:
-		return "a number"
-	case v.Type == gjson.True:
-		return "true"
-	case v.Type == gjson.False:
-		return "false"
-	case v.Type == gjson.Null:
+	if v.Raw == "" {
 		return "null"
-	case v.IsArray():
-		return "an array"
 	}
-	return "an object"
+	return kindOfByte(v.Raw[0])
 }
 
 // unmarshalReason says in words why v did not unmarshal into an Error.
