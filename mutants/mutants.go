@@ -272,6 +272,19 @@ func (w *warningLog) list() []string { // every warning of the process so far, n
 	processWarnings.all = append(processWarnings.all, w.warnings...)
 	return append([]string(nil), processWarnings.all...)
 }`},
+	// SES: many sessions on one connection, as editors use agents.
+	{"later-sessions-replay", "SES-1", "probeagent/agent.go", "\tout := run(ctx, session, req)\n", "\tout := replayLater(run(ctx, session, req))\n"},
+	{"broken-after-ten-prompts", "SES-1", "probeagent/agent.go", "\tout := run(ctx, session, req)\n", "\tout := run(ctx, session, req)\n\tout = brokenAfterTen(out)\n"},
+	{"cancel-ends-every-turn", "SES-2", "conn.go", `	if turn := c.prompts[p.SessionId]; turn != nil {
+		turn.cancel()
+	}`, `	for _, turn := range c.prompts {
+		turn.cancel()
+	}`},
+	{"prompt-cancels-others", "SES-2", "conn.go", `	if prev := c.prompts[p.SessionId]; prev != nil {
+		prev.cancel()
+	}`, `	for _, prev := range c.prompts {
+		prev.cancel()
+	}`},
 	{"stdin-end-ignored", "RTE-7", "probeagent/run.go", `	select {
 	case <-conn.Done():
 	case <-ctx.Done():
@@ -287,6 +300,12 @@ func (w *warningLog) list() []string { // every warning of the process so far, n
 var overStdio = map[string][]string{
 	"stdin-end-ignored":         {"RTE-7"},
 	"warnings-kept-per-process": {"DEP-1"},
+	// Run with checks of TOK and RES alone, which share connections: only the
+	// rerun of a check that failed on a shared one can find it.
+	"later-sessions-replay":    {"TOK-1", "TOK-2", "RES-1"},
+	"broken-after-ten-prompts": {"SES-1"},
+	"cancel-ends-every-turn":   {"SES-2"},
+	"prompt-cancels-others":    {"SES-2"},
 }
 
 // Role is the role the mutated reference plays: a mutant of the reference
@@ -363,6 +382,38 @@ const buildGOGC = "GOGC=400"
 
 // helpers are the extra declarations a mutant needs.
 var helpers = map[string]string{
+	"later-sessions-replay": `
+// replayed is the process's previous outcome: from its second prompt on,
+// each prompt reports the one before's, as an agent that keeps a turn's
+// state on the process rather than the session does.
+var replayed struct {
+	sync.Mutex
+	last *probe.Outcome
+}
+
+func replayLater(out probe.Outcome) probe.Outcome {
+	replayed.Lock()
+	defer replayed.Unlock()
+	prev := replayed.last
+	replayed.last = &out
+	if prev != nil {
+		return *prev
+	}
+	return out
+}
+`,
+	"broken-after-ten-prompts": `
+var prompts atomic.Int64 // of the process
+
+// brokenAfterTen reports a decline for every prompt after the tenth of the
+// process, as an agent that runs out of something it never gives back.
+func brokenAfterTen(out probe.Outcome) probe.Outcome {
+	if prompts.Add(1) > 10 {
+		return probe.Outcome{Acpconform: probe.Version, Outcome: "declined"}
+	}
+	return out
+}
+`,
 	"true-equals-one": `
 // boolsAsNumbers reads true as 1 and false as 0, as a language whose
 // booleans are numbers does.
@@ -420,7 +471,7 @@ func firstCaps(c acp.ClientCapabilities) acp.ClientCapabilities {
 
 // withImports adds the imports a mutant's text uses and its file lacks.
 func withImports(src, to string) string {
-	for pkg, use := range map[string]string{"strings": "strings.", "fmt": "fmt.", "errors": "errors.", "context": "context.", "reflect": "reflect.", "time": "time."} {
+	for pkg, use := range map[string]string{"strings": "strings.", "fmt": "fmt.", "errors": "errors.", "context": "context.", "reflect": "reflect.", "time": "time.", "sync": "sync."} {
 		if strings.Contains(to, use) && !strings.Contains(src, `"`+pkg+`"`) {
 			src = strings.Replace(src, "import (", "import (\n\t\""+pkg+"\"", 1)
 		}

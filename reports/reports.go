@@ -24,7 +24,20 @@ const (
 	EntryTranscript  = "transcript"  // the wire transcript, on failure
 	EntryDiagnostics = "diagnostics" // the subject's stderr, on failure
 	EntryProcess     = "process"     // how the subject's process ended, when it died during the check
+	// EntrySES1 marks a check that failed on a connection shared with
+	// earlier checks and passed on a fresh one: a failure of SES-1.
+	EntrySES1 = "ses-1"
 )
+
+// Transcript is the value of an EntryTranscript: the wire transcript of
+// one connection of a check, and the attempt of the check that made it.
+type Transcript struct {
+	Attempt int // from 1; a check that failed on a shared connection has two
+	Text    string
+}
+
+// String is the transcript's text, as Ginkgo shows the entry.
+func (t Transcript) String() string { return t.Text }
 
 // Bounds on what a report keeps of text a subject controls; the rest is
 // elided with its size.
@@ -199,16 +212,22 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 			c.State = StateFailed
 		}
 		failure := s.Failure
+		ses1 := false
+		for _, e := range s.ReportEntries {
+			ses1 = ses1 || e.Name == EntrySES1
+		}
 		if s.NumAttempts > 1 && len(s.AdditionalFailures) > 0 {
 			first := s.AdditionalFailures[0].Failure
 			first.Message = WithoutAttempt(first.Message)
 			switch {
+			case ses1:
+				c.Rules = append(c.Rules, "SES-1")
+				c.Level = "MUST" // whatever the check's own level: SES-1 is a MUST
+				c.Rerun = "it failed on a connection shared with earlier checks, and passed on a fresh one: a failure of SES-1, not a pass"
 			case s.State.Is(types.SpecStateFailureStates) && s.Failure.Message == first.Message:
 				failure = first // a fresh first attempt's failure, repeated: not run again
 			case s.State.Is(types.SpecStateFailureStates):
 				c.Rerun = "it failed on a connection shared with earlier checks, and failed again on a fresh one (below); on the shared one: " + elide.Head(firstLine(first.Message), 500)
-			default:
-				c.Rerun = "it failed on a connection shared with earlier checks, and passed on a fresh one; on the shared one: " + elide.Head(firstLine(first.Message), 500)
 			}
 		}
 		if s.State.Is(types.SpecStateFailureStates) {
@@ -218,23 +237,56 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 				c.Failure += ": " + s.Failure.ForwardedPanic
 			}
 			c.Failure = elide.Head(c.Failure, MaxFailure)
-			if s.Failure.Location.FileName != "" {
+			if s.Failure.Location.FileName != "" && !ses1 {
 				c.Location = relative(s.Failure.Location)
 			}
 		}
+		var transcripts []Transcript
 		for _, e := range s.ReportEntries {
 			switch e.Name {
 			case EntryTranscript:
-				c.Transcript = elide.Tail(e.StringRepresentation(), MaxTranscript)
+				t, ok := e.GetRawValue().(Transcript)
+				if !ok {
+					t = Transcript{Attempt: 1, Text: e.StringRepresentation()}
+				}
+				transcripts = append(transcripts, t)
 			case EntryDiagnostics:
 				c.Diagnostics = elide.Tail(e.StringRepresentation(), MaxStderr)
 			case EntryProcess:
 				c.Process = elide.Head(e.StringRepresentation(), MaxFailure)
 			}
 		}
+		c.Transcript = joinTranscripts(transcripts, c.Rerun != "")
 		run.Checks = append(run.Checks, c)
 	}
 	return run
+}
+
+// joinTranscripts is the transcripts of a check as one text, each bounded
+// so that all of them fit MaxTranscript. The transcripts of a check that
+// ran again after failing on a shared connection (rerun) each say which
+// attempt, on which connection, they are of.
+func joinTranscripts(ts []Transcript, rerun bool) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	if !rerun && len(ts) == 1 {
+		return elide.Tail(ts[0].Text, MaxTranscript)
+	}
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		switch {
+		case rerun && t.Attempt <= 1:
+			b.WriteString("attempt 1, on a connection shared with earlier checks:\n")
+		case rerun:
+			fmt.Fprintf(&b, "attempt %d, on a fresh connection:\n", t.Attempt)
+		}
+		b.WriteString(elide.Tail(t.Text, MaxTranscript/len(ts)))
+	}
+	return b.String()
 }
 
 // Name is a check's name in reports: the texts of its containers and its

@@ -146,7 +146,7 @@ func (e *env) cli() {
 				close(held)
 				a.Close()
 				_ = link.Close() // a client that refused may exit non-zero
-				keepEvidence(link, a.Transcript().String)
+				e.keepEvidence(link, a.Transcript().String)
 			})
 			must("the client's initialize", a.WaitInitialize(e.wait(ctx)))
 			By("sending a binary frame after initialize")
@@ -273,7 +273,7 @@ func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 	DeferCleanup(func() {
 		a.Close()
 		link.Close()
-		keepEvidence(link, a.Transcript().String)
+		e.keepEvidence(link, a.Transcript().String)
 	})
 	wait, cancel := context.WithTimeout(ctx, e.response*time.Duration(1+len(steps)))
 	defer cancel()
@@ -376,11 +376,18 @@ func (e *env) advertisesForm(ctx context.Context) bool {
 		a.Close()
 		link.Close()
 	}()
-	DeferCleanup(func() { keepEvidence(link, a.Transcript().String) })
+	// Its transcript is the check's evidence only when it failed: a check
+	// that fails later is shown its own connection, not this one.
+	read := false
+	DeferCleanup(func() {
+		if !read {
+			e.keepEvidence(link, a.Transcript().String)
+		}
+	})
 	wait, cancel := context.WithTimeout(ctx, e.response)
 	defer cancel()
 	must("a prompt turn of the client, to read the capabilities it initializes with,", a.WaitTurns(wait, 1))
-	e.form, e.known = agent.AdvertisesForm(a.Capabilities()), true
+	e.form, e.known, read = agent.AdvertisesForm(a.Capabilities()), true, true
 	return e.form
 }
 

@@ -103,6 +103,7 @@ func Catalogue(o Options) *Checks {
 			e.fb()
 			e.dep()
 			e.rte()
+			e.ses()
 			e.wire()
 			e.remote()
 		case suite.RelayRole:
@@ -153,6 +154,8 @@ type fixture struct {
 	mc      *client.Client
 	link    *suite.Link
 	session string
+	// sessions counts the sessions opened on the connection in all.
+	sessions int
 }
 
 // connect opens a fresh connection, initializes with cfg's capabilities and
@@ -177,12 +180,12 @@ func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
 	f := e.dial(ctx, cfg)
 	DeferCleanup(func() {
-		if !CurrentSpecReport().Failed() {
+		if !CurrentSpecReport().Failed() && !e.share.retrying {
 			e.closeLater(f) // nothing to show of it: the next check need not wait
 			return
 		}
 		f.close()
-		keepEvidence(f.link, f.mc.Transcript().String)
+		e.keepEvidence(f.link, f.mc.Transcript().String)
 	})
 	DeferCleanup(f.expectNoViolations) // runs before the cleanup above: the connection is still open
 	return f
@@ -207,12 +210,15 @@ func (f *fixture) expectNoViolations() {
 
 // keepEvidence attaches to a failed spec what shows why: the transcript,
 // how the subject's process ended when it died during the check, and the
-// end of its stderr. Call it once link is closed.
-func keepEvidence(link *suite.Link, transcript func() string) {
-	if !CurrentSpecReport().Failed() {
+// end of its stderr. Call it once link is closed. The second attempt of
+// a check that failed on a shared connection keeps its evidence even
+// while it passes: it may still fail SES-1 (share.go).
+func (e *env) keepEvidence(link *suite.Link, transcript func() string) {
+	r := CurrentSpecReport()
+	if !r.Failed() && !e.share.retrying {
 		return
 	}
-	AddReportEntry(reports.EntryTranscript, transcript(), ReportEntryVisibilityFailureOrVerbose)
+	AddReportEntry(reports.EntryTranscript, reports.Transcript{Attempt: r.NumAttempts, Text: transcript()}, ReportEntryVisibilityFailureOrVerbose)
 	if died := link.Died(); died != "" {
 		AddReportEntry(reports.EntryProcess, died+" during the check", ReportEntryVisibilityFailureOrVerbose)
 	}
@@ -241,16 +247,26 @@ func (f *fixture) answer(answers ...script.Answer) *fixture {
 func (f *fixture) probe(ctx context.Context, req probe.Request) probe.Outcome {
 	GinkgoHelper()
 	out, stop, err := f.mc.Probe(f.e.wait(ctx), req)
+	f.failProbe(err, req, "")
+	expectEqual("the agent ended the probe's prompt turn with stopReason %s, want %s", stop, "end_turn")
+	return out
+}
+
+// failProbe fails the spec when a probe request got no outcome, or one
+// that breaks the contract; where, when not "", says in which session.
+func (f *fixture) failProbe(err error, req probe.Request, where string) {
+	GinkgoHelper()
+	if where != "" {
+		where = " in " + where
+	}
 	var schema *probe.SchemaError
 	switch {
 	case errors.As(err, &schema): // it reported one, and it breaks the contract
-		Fail(fmt.Sprintf("%v\nthe probe request: %s", err, mustJSON(req)))
+		Fail(fmt.Sprintf("%v%s\nthe probe request: %s", err, where, mustJSON(req)))
 	case err != nil:
-		Fail(fmt.Sprintf("the agent reported no outcome for the probe request: %s\nthe probe request: %s",
-			strings.TrimPrefix(err.Error(), "session/prompt: "), mustJSON(req)))
+		Fail(fmt.Sprintf("the agent reported no outcome for the probe request%s: %s\nthe probe request: %s",
+			where, strings.TrimPrefix(err.Error(), "session/prompt: "), mustJSON(req)))
 	}
-	expectEqual("the agent ended the probe's prompt turn with stopReason %s, want %s", stop, "end_turn")
-	return out
 }
 
 // sent returns the elicitation/create requests the subject sent.

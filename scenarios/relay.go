@@ -78,7 +78,7 @@ func (e *env) throughRelay(ctx context.Context, cfg client.Config, steps ...scri
 			a.Close()
 			transcript += "agent side:\n" + a.Transcript().String()
 		}
-		keepEvidence(link, func() string { return transcript })
+		e.keepEvidence(link, func() string { return transcript })
 	})
 	DeferCleanup(func() { // runs first, while both sides are open
 		expectNone("the relay sent its client what no ACP peer may", mc.Violations())

@@ -265,7 +265,7 @@ func (e *env) throughRelayRaw(ctx context.Context, caps json.RawMessage) (*relPa
 			transcript += "agent side:\n" + p.agent.conn.Transcript().String()
 		}
 		link.Close()
-		keepEvidence(link, func() string { return transcript })
+		e.keepEvidence(link, func() string { return transcript })
 	})
 	p.client.send(ctx, request(idInitialize, "initialize", map[string]any{
 		"protocolVersion": 1, "clientCapabilities": caps,

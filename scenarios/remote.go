@@ -210,7 +210,7 @@ func (e *env) attach(conn wire.Conn, cfg client.Config) *fixture {
 	DeferCleanup(func() {
 		f.mc.Close()
 		if CurrentSpecReport().Failed() {
-			AddReportEntry(reports.EntryTranscript, f.mc.Transcript().String(), ReportEntryVisibilityFailureOrVerbose)
+			AddReportEntry(reports.EntryTranscript, reports.Transcript{Attempt: CurrentSpecReport().NumAttempts, Text: f.mc.Transcript().String()}, ReportEntryVisibilityFailureOrVerbose)
 		}
 	})
 	DeferCleanup(f.expectNoViolations)

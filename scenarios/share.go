@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -22,11 +23,16 @@ import (
 // [fresh]); one that leaves its connection unsettled (a request in
 // flight, an answer withheld, a violation) or fails gives it up.
 //
-// A shared connection must never change a verdict, so a check that fails
-// on one runs again on a fresh connection (Ginkgo's FlakeAttempts), and
-// its report says it did. A check that failed without a shared
-// connection fails its second attempt at once with the first's failure:
-// a fresh attempt is never repeated. Options.Isolate turns sharing off.
+// A shared connection must never make a verdict more lenient than
+// --isolate's, so a failure of any attempt counts. A check that fails on
+// a shared connection runs again on a fresh one (Ginkgo's FlakeAttempts),
+// only to tell the two kinds of failure apart: one that fails again is a
+// failure of the check's own rules; one that passes on the fresh
+// connection failed because of the sessions that came before it, and
+// fails SES-1 (see failsSES1) with both attempts' transcripts. A check
+// that failed without a shared connection fails its second attempt at
+// once with the first's failure: a fresh attempt is never repeated.
+// Options.Isolate turns sharing off.
 
 // fresh labels a check that needs a connection, and so an agent process,
 // of its own: it ends the connection or the process, cancels, or watches
@@ -42,7 +48,9 @@ type sharing struct {
 	idle map[string]*fixture // by capability set
 	// usedShared says the current check's first attempt used a connection
 	// an earlier check had used; only then does its second attempt run.
+	// earlier is how many sessions that connection had served before.
 	usedShared bool
+	earlier    int
 	retrying   bool // the current attempt is the second: no sharing
 	// closing counts the connections of passed checks still closing: a
 	// process may take its time to exit, and no later check waits for it.
@@ -76,6 +84,9 @@ func (e *env) declareSharing() {
 			e.share.usedShared, e.share.retrying = false, false
 		case e.share.usedShared:
 			e.share.retrying = true
+			// Registered first, so it runs after every other cleanup of
+			// the attempt: the connection's own checks have had their say.
+			DeferCleanup(e.failsSES1, previousFailure(r), e.share.earlier)
 		default: // the first attempt was fresh: its failure stands
 			Fail(previousFailure(r))
 		}
@@ -97,6 +108,7 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 	delete(e.share.idle, key)
 	if f != nil && f.mc.Reusable() {
 		e.share.usedShared = true // a new connection is as fresh as --isolate's
+		e.share.earlier = f.sessions
 		f.mc.Reset()
 		f.mc.Transcript().Note("a new check on this connection: " + CurrentSpecReport().FullText())
 	} else {
@@ -110,7 +122,7 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 		switch {
 		case CurrentSpecReport().Failed():
 			f.close()
-			keepEvidence(f.link, f.mc.Transcript().String)
+			e.keepEvidence(f.link, f.mc.Transcript().String)
 			return
 		case !f.mc.Reusable():
 			e.closeLater(f)
@@ -122,7 +134,22 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 	var err error
 	f.session, err = f.mc.NewSession(e.wait(ctx))
 	must("session/new", err)
+	f.sessions++
 	return f
+}
+
+// failsSES1 fails the second attempt of a check that failed on a
+// connection that had served earlier sessions, when it passed on a fresh
+// one: what the check observed depended on the sessions before it
+// (SES-1), and that is never a pass.
+func (e *env) failsSES1(shared string, earlier int) {
+	if CurrentSpecReport().Failed() {
+		return // it fails on a fresh connection too: its own rules say why
+	}
+	AddReportEntry(reports.EntrySES1, "SES-1", ReportEntryVisibilityNever)
+	Fail(fmt.Sprintf("SES-1: the check failed on a connection that had served %d earlier %s, and passed on a fresh connection: "+
+		"the agent does not serve every session of a connection alike. On the shared connection:\n%s",
+		earlier, plural(earlier, "session", "sessions"), shared))
 }
 
 // closeLater ends the connection of a check that passed while the next

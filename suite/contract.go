@@ -105,16 +105,17 @@ func roleOf(id string) Role {
 	return AgentRole
 }
 
-// revisionLine is the contract's "Revision N (date): ..." line.
+// revisionLine is one of the contract's "Revision N (date): ..." lines,
+// one for each revision, oldest first.
 var revisionLine = regexp.MustCompile(`(?m)^Revision (\d+) `)
 
-// Revision is the contract's revision, as its text states it; "1" when it
-// states none, as the first did not.
+// Revision is the contract's revision, as its text states it: the last of
+// its revision lines; "1" when it states none, as the first did not.
 func Revision() string { return revisionOf(contractText) }
 
 func revisionOf(text string) string {
-	if m := revisionLine.FindStringSubmatch(text); m != nil {
-		return m[1]
+	if m := revisionLine.FindAllStringSubmatch(text, -1); m != nil {
+		return m[len(m)-1][1]
 	}
 	return "1"
 }

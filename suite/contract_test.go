@@ -6,8 +6,8 @@ import (
 )
 
 func TestRegistryReadsTheWholeContract(t *testing.T) {
-	if got := len(Rules()); got != 58 {
-		t.Errorf("%d rules, want the 58 of CONTRACT.md revision 2", got)
+	if got := len(Rules()); got != 60 {
+		t.Errorf("%d rules, want the 60 of CONTRACT.md revision 3", got)
 	}
 	r := MustLookup("TOK-2")
 	if r.Area != "TOK" || r.Level != Must || r.Role != AgentRole || !strings.HasPrefix(r.Text, "Every other accept is an invalid response") || !strings.HasSuffix(r.Text, "the label or the application value in place of the token.") {
@@ -28,10 +28,13 @@ func TestRegistryReadsTheWholeContract(t *testing.T) {
 	if r := MustLookup("CLI-5"); r.Level != Must || r.Role != ClientRole {
 		t.Errorf("CLI-5 = %+v", r)
 	}
-	if Revision() != "2" {
-		t.Errorf("Revision() = %q, want 2", Revision())
+	if Revision() != "3" {
+		t.Errorf("Revision() = %q, want 3", Revision())
 	}
-	want := []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "REM", "CLI", "REL"}
+	if r := MustLookup("SES-2"); r.Level != Must || r.Role != AgentRole || r.Area != "SES" {
+		t.Errorf("SES-2 = %+v", r)
+	}
+	want := []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "REM", "CLI", "REL", "SES"}
 	if got := Areas(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Areas() = %v, want %v", got, want)
 	}
@@ -47,6 +50,7 @@ func TestRevision(t *testing.T) {
 		"# The contract\n\nEvery rule has an ID.\n":                          "1",
 		"# The contract\n\nRevision 2 (2026-12-01): CAP-1 made precise.\n":   "2",
 		"# The contract\n\nsee Revision 3 (later) in the text, not a line\n": "1",
+		"Revision 2 (2026-12-01): CAP-1.\nRevision 3 (2026-12-01): SES-1.\n": "3",
 	} {
 		if got := revisionOf(text); got != want {
 			t.Errorf("revisionOf(%q) = %q, want %q", text, got, want)

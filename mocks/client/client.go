@@ -68,6 +68,7 @@ type Client struct {
 	elicits   []*Elicitation      // the most recent ones, at most peer.MaxHistory
 	seen      int                 // elicitation/create requests received in all
 	texts     []string            // agent_message_chunk texts, in order, as the budget allows
+	textsIn   []string            // the session of each text
 	sessionID string
 	withheld  bool // an answer was withheld or turned into a hang-up: the agent may still wait
 }
@@ -142,6 +143,20 @@ func (c *Client) Texts() []string {
 	return append([]string(nil), c.texts...)
 }
 
+// TextsIn returns the agent_message_chunk texts of one session, as Texts
+// does those of all.
+func (c *Client) TextsIn(session string) []string {
+	c.st.Lock()
+	defer c.st.Unlock()
+	var out []string
+	for i, t := range c.texts {
+		if c.textsIn[i] == session {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // SessionID is the id session/new returned.
 func (c *Client) SessionID() string {
 	c.st.Lock()
@@ -210,11 +225,18 @@ type Turn struct {
 	err        error
 }
 
-// Prompt sends session/prompt with one text block and returns at once.
+// Prompt sends session/prompt with one text block in the session
+// session/new opened last, and returns at once.
 func (c *Client) Prompt(ctx context.Context, text string) *Turn {
+	return c.PromptIn(ctx, c.SessionID(), text)
+}
+
+// PromptIn is Prompt in a session of the caller's choice: a connection may
+// serve many at once.
+func (c *Client) PromptIn(ctx context.Context, session, text string) *Turn {
 	t := &Turn{done: make(chan struct{})}
 	params := map[string]any{
-		"sessionId": c.SessionID(),
+		"sessionId": session,
 		"prompt":    []map[string]string{{"type": "text", "text": text}},
 	}
 	go func() {
@@ -248,9 +270,12 @@ func (t *Turn) Wait(ctx context.Context) (string, error) {
 	}
 }
 
-// Cancel sends session/cancel for the session.
-func (c *Client) Cancel(ctx context.Context) error {
-	return c.peer.Notify(ctx, "session/cancel", map[string]string{"sessionId": c.SessionID()})
+// Cancel sends session/cancel for the session session/new opened last.
+func (c *Client) Cancel(ctx context.Context) error { return c.CancelIn(ctx, c.SessionID()) }
+
+// CancelIn sends session/cancel for a session of the caller's choice.
+func (c *Client) CancelIn(ctx context.Context, session string) error {
+	return c.peer.Notify(ctx, "session/cancel", map[string]string{"sessionId": session})
 }
 
 // WriteRaw writes b to the agent as it is.
@@ -268,23 +293,34 @@ func (c *Client) Hangup() { c.peer.Hangup() }
 // outcome schema is an error naming where, never skipped. Without an
 // outcome, Probe returns the stopReason and an error.
 func (c *Client) Probe(ctx context.Context, req probe.Request) (probe.Outcome, string, error) {
+	return c.probe(ctx, c.SessionID(), req, c.Texts)
+}
+
+// ProbeIn is Probe in a session of the caller's choice, for a check that
+// runs several sessions at once: the outcome is the first among the texts
+// of that session's turn.
+func (c *Client) ProbeIn(ctx context.Context, session string, req probe.Request) (probe.Outcome, string, error) {
+	return c.probe(ctx, session, req, func() []string { return c.TextsIn(session) })
+}
+
+func (c *Client) probe(ctx context.Context, session string, req probe.Request, texts func() []string) (probe.Outcome, string, error) {
 	text, err := json.Marshal(req)
 	if err != nil {
 		return probe.Outcome{}, "", err
 	}
-	before := len(c.Texts())
-	stop, err := c.Prompt(ctx, string(text)).Wait(ctx)
+	before := len(texts())
+	stop, err := c.PromptIn(ctx, session, string(text)).Wait(ctx)
 	if err != nil {
 		return probe.Outcome{}, stop, err
 	}
-	texts := c.Texts()[before:]
-	for _, t := range texts {
+	turn := texts()[before:]
+	for _, t := range turn {
 		if out, ok, err := outcomeIn(t); ok {
 			return out, stop, err
 		}
 	}
 	return probe.Outcome{}, stop, fmt.Errorf("the turn ended (%s) without an outcome report: none of its %d agent %s was a JSON object with an \"acpconform\" member",
-		stop, len(texts), plural(len(texts), "message", "messages"))
+		stop, len(turn), plural(len(turn), "message", "messages"))
 }
 
 // outcomeIn reads the outcome in an agent message. ok is false when text
@@ -314,6 +350,12 @@ func (c *Client) WaitElicitations(ctx context.Context, n int) error {
 		i := n - 1 - (c.seen - len(c.elicits)) // its place among those kept
 		return c.seen >= n && (i < 0 || c.elicits[i].Answered)
 	})
+}
+
+// WaitArrived waits until n elicitation/create requests have arrived,
+// answered or not: their answers may be held back (script.Answer.When).
+func (c *Client) WaitArrived(ctx context.Context, n int) error {
+	return c.await(ctx, fmt.Sprintf("elicitation/create #%d", n), func() bool { return c.seen >= n })
 }
 
 // WaitReceived waits until cond holds of the messages received so far
@@ -359,7 +401,8 @@ func (c *Client) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 
 func (c *Client) update(m peer.Message) {
 	var n struct {
-		Update struct {
+		SessionID string `json:"sessionId"`
+		Update    struct {
 			Kind    string `json:"sessionUpdate"`
 			Content struct {
 				Type string `json:"type"`
@@ -375,6 +418,7 @@ func (c *Client) update(m peer.Message) {
 	}
 	c.st.Lock()
 	c.texts = append(c.texts, n.Update.Content.Text)
+	c.textsIn = append(c.textsIn, n.SessionID)
 	c.st.Changed()
 	c.st.Unlock()
 }
@@ -412,6 +456,7 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 		c.elicits = append(c.elicits[:0], c.elicits[peer.MaxHistory/2:]...)
 	}
 	c.elicits = append(c.elicits, rec)
+	c.st.Changed() // WaitArrived
 	step := c.standing
 	if k <= len(c.answers) {
 		step = &c.answers[k-1]
@@ -546,7 +591,7 @@ func (c *Client) Reset() {
 	for _, t := range c.texts {
 		c.peer.Release(len(t) + textOverhead)
 	}
-	c.answers, c.standing, c.elicits, c.seen, c.texts, c.withheld = nil, nil, nil, 0, nil, false
+	c.answers, c.standing, c.elicits, c.seen, c.texts, c.textsIn, c.withheld = nil, nil, nil, 0, nil, nil, false
 	c.st.Changed()
 	c.st.Unlock()
 	c.peer.ForgetReceived()
