@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +28,9 @@ const (
 	// EntrySES1 marks a check that failed on a connection shared with
 	// earlier checks and passed on a fresh one: a failure of SES-1.
 	EntrySES1 = "ses-1"
+	// EntryNotStarted marks a check whose subject did not start in time
+	// (or at all): an error of the check, not a failure of its rules.
+	EntryNotStarted = "not started"
 )
 
 // Transcript is the value of an EntryTranscript: the wire transcript of
@@ -52,6 +56,7 @@ const (
 	StatePassed      = "passed"
 	StateFailed      = "failed"      // failed, panicked or timed out
 	StateInterrupted = "interrupted" // the check that was running when the run was interrupted
+	StateError       = "error"       // did not run: the subject did not start in time; its failure says why
 	StateSkipped     = "skipped"     // selected but not run: its reason says why
 	StateDeselected  = "deselected"  // left out by --id or --label-filter
 )
@@ -64,7 +69,7 @@ type Check struct {
 	Rules       []string `json:"rules"`
 	Level       string   `json:"level"` // MUST or SHOULD
 	Role        string   `json:"role"`  // agent, client or relay
-	State       string   `json:"state"` // passed, failed, interrupted, skipped, deselected
+	State       string   `json:"state"` // passed, failed, interrupted, error, skipped, deselected
 	Seconds     float64  `json:"seconds"`
 	Failure     string   `json:"failure,omitempty"`
 	SkipReason  string   `json:"skipReason,omitempty"`
@@ -208,6 +213,8 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 			}
 		case s.State == types.SpecStateInterrupted:
 			c.State = StateInterrupted
+		case slices.ContainsFunc(s.ReportEntries, func(e types.ReportEntry) bool { return e.Name == EntryNotStarted }):
+			c.State = StateError
 		default:
 			c.State = StateFailed
 		}
@@ -230,7 +237,7 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 				c.Rerun = "it failed on a connection shared with earlier checks, and failed again on a fresh one (below); on the shared one: " + elide.Head(firstLine(first.Message), 500)
 			}
 		}
-		if s.State.Is(types.SpecStateFailureStates) {
+		if s.State.Is(types.SpecStateFailureStates) { // an error's failure says why it did not run
 			s.Failure = failure
 			c.Failure = s.Failure.Message
 			if s.Failure.ForwardedPanic != "" {
@@ -365,6 +372,7 @@ type Totals struct {
 	Deselected  int `json:"deselected"` // left out by the run's filters
 	MustRan     int `json:"mustRan"`    // MUST checks that ran to a verdict
 	Interrupted int `json:"interrupted"`
+	Errors      int `json:"errors"` // did not run: the subject did not start in time
 }
 
 // Count totals a list of checks.
@@ -387,6 +395,8 @@ func Count(checks []Check) Totals {
 			}
 		case StateDeselected:
 			t.Deselected++
+		case StateError:
+			t.Errors++
 		default:
 			t.Skipped++
 		}
@@ -459,11 +469,26 @@ func StartUp(subject, role, diagnosis string) Check {
 	}
 }
 
+// NothingAsked is the one check of a run of an agent without a probe
+// adapter that did not ask for a typed choice when given the run's
+// prompt: skipped, with why.
+func NothingAsked(subject, why string) Check {
+	return Check{
+		Name:       "start-up: " + subject + " asks a typed choice when given the --prompt",
+		Area:       "start-up",
+		Level:      "MUST",
+		Role:       "agent",
+		State:      StateSkipped,
+		SkipReason: elide.Head(why, MaxFailure),
+	}
+}
+
 // Decide settles the run's verdict and reason. It is the one place that
 // does: interrupted when interruption is set (it says how); could not run
 // when the run's verdict already says so; not conformant when a MUST check
 // failed that the baseline does not list, a baseline entry is stale or
-// names no check, or the run itself broke; nothing checked when no MUST
+// names no check, or the run itself broke; could not run when a check did
+// not run because its subject did not start; nothing checked when no MUST
 // check ran; conformant otherwise. SHOULD failures never change it. It
 // marks the known failures and fills Problems.
 func Decide(run *Run, b *Baseline, interruption string, broke bool) {
@@ -489,12 +514,15 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 	case interruption != "":
 		run.Verdict, run.Reason = Interrupted, interruption
 	case run.Verdict == CouldNotRun:
+	case run.Verdict == NothingChecked && run.Reason != "": // said already: the agent asked nothing
 	case len(run.Problems) > 0:
 		run.Verdict = NotConformant
 		run.Reason = fmt.Sprintf("%d MUST %s failed", t.MustFailed-t.Known, plural(t.MustFailed-t.Known, "check", "checks"))
 		if t.MustFailed-t.Known == 0 {
 			run.Reason = run.Problems[0]
 		}
+	case t.Errors > 0:
+		run.Verdict, run.Reason = CouldNotRun, didNotStart(run.Checks, t)
 	case t.MustRan == 0:
 		run.Verdict, run.Reason = NothingChecked, nothingChecked(run.Checks, t)
 	default:
@@ -505,6 +533,17 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 			run.Reason += fmt.Sprintf(", %d known %s in the baseline", t.Known, plural(t.Known, "failure", "failures"))
 		}
 	}
+}
+
+// didNotStart says why a run with checks that could not run is never
+// conformant: how many, and the first one's reason.
+func didNotStart(checks []Check, t Totals) string {
+	for _, c := range checks {
+		if c.State == StateError {
+			return fmt.Sprintf("%d %s could not run: %s", t.Errors, plural(t.Errors, "check", "checks"), elide.Head(firstLine(c.Failure), 300))
+		}
+	}
+	return fmt.Sprintf("%d checks could not run", t.Errors)
 }
 
 // nothingChecked says why no MUST check ran.

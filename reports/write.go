@@ -286,6 +286,9 @@ func WriteJUnit(w io.Writer, r Run) error {
 		case c.State == StateInterrupted:
 			tc.Error = &reporters.JUnitError{Message: "interrupted", Type: "interrupted", Description: body}
 			suite.Errors++
+		case c.State == StateError:
+			tc.Error = &reporters.JUnitError{Message: firstLine(c.Failure), Type: "not started", Description: body}
+			suite.Errors++
 		case c.State == StateSkipped:
 			tc.Skipped = &reporters.JUnitSkipped{Message: c.SkipReason}
 			suite.Skipped++

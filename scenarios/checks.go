@@ -68,7 +68,7 @@ type slug string
 // args, then the slug. It is bounded by the scenario timeout.
 func (e *env) it(slug, text string, args ...any) {
 	GinkgoHelper()
-	It(text, append(e.declare(slug, text, args), SpecTimeout(e.scenario))...)
+	It(text, append(e.declare(slug, text, args), SpecTimeout(e.scenario+e.startup))...)
 }
 
 // entry declares one table entry, bounded by the scenario timeout. Its
@@ -76,7 +76,7 @@ func (e *env) it(slug, text string, args ...any) {
 // zero: leading-zero), unless a slug among args says otherwise.
 func (e *env) entry(text string, args ...any) TableEntry {
 	GinkgoHelper()
-	return Entry(text, append([]any{SpecTimeout(e.scenario)}, e.declare(slugOf(text), text, args)...)...)
+	return Entry(text, append([]any{SpecTimeout(e.scenario + e.startup)}, e.declare(slugOf(text), text, args)...)...)
 }
 
 // declare records the check and returns its Ginkgo arguments with its

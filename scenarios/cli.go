@@ -131,8 +131,7 @@ func (e *env) cli() {
 			if why := e.noWebSocketOfTheClient(); why != "" {
 				Skip(why) // before connecting: a --listen client's connections are counted
 			}
-			link, err := e.subject.Connect(ctx)
-			must("connecting to "+e.subject.Name(), err)
+			link := e.connectSubject(ctx, "connecting to "+e.subject.Name())
 			ws, ok := link.Conn.(*wire.WebSocketConn)
 			if !ok {
 				link.Close()
@@ -148,7 +147,7 @@ func (e *env) cli() {
 				_ = link.Close() // a client that refused may exit non-zero
 				e.keepEvidence(link, a.Transcript().String)
 			})
-			must("the client's initialize", a.WaitInitialize(e.wait(ctx)))
+			e.mustStart("the client's initialize", a.WaitInitialize(e.startWait(ctx)))
 			By("sending a binary frame after initialize")
 			must("sending a binary frame", ws.WriteBinary(ctx, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{}}`)))
 			_, closed := receive(ctx, e.response*3, ws.Done())
@@ -265,8 +264,7 @@ func (t clientTurn) only() agent.Exchange {
 // rule.
 func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 	GinkgoHelper()
-	link, err := e.subject.Connect(ctx)
-	must("connecting to "+e.subject.Name(), err)
+	link := e.connectSubject(ctx, "connecting to "+e.subject.Name())
 	a := agent.New(agent.Config{Timeout: e.response})
 	a.Append(steps...)
 	a.Connect(link.Conn)
@@ -275,6 +273,7 @@ func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 		link.Close()
 		e.keepEvidence(link, a.Transcript().String)
 	})
+	e.mustStart("the client's initialize", a.WaitInitialize(e.startWait(ctx)))
 	wait, cancel := context.WithTimeout(ctx, e.response*time.Duration(1+len(steps)))
 	defer cancel()
 	must("the client's prompt turn", a.WaitTurns(wait, 1))
@@ -368,8 +367,7 @@ func (e *env) advertisesForm(ctx context.Context) bool {
 	if e.known {
 		return e.form
 	}
-	link, err := e.subject.Connect(ctx)
-	must("connecting to "+e.subject.Name()+" to read its capabilities", err)
+	link := e.connectSubject(ctx, "connecting to "+e.subject.Name()+" to read its capabilities")
 	a := agent.New(agent.Config{Timeout: e.response})
 	a.Connect(link.Conn)
 	defer func() { // before the check's own connection
@@ -384,6 +382,7 @@ func (e *env) advertisesForm(ctx context.Context) bool {
 			e.keepEvidence(link, a.Transcript().String)
 		}
 	})
+	e.mustStart("the client's initialize, to read the capabilities it initializes with,", a.WaitInitialize(e.startWait(ctx)))
 	wait, cancel := context.WithTimeout(ctx, e.response)
 	defer cancel()
 	must("a prompt turn of the client, to read the capabilities it initializes with,", a.WaitTurns(wait, 1))

@@ -23,7 +23,10 @@ import (
 type Options struct {
 	Subject suite.Subject
 	// Response bounds each wait for the subject; Scenario each spec.
-	Response, Scenario time.Duration
+	// Startup bounds the start and first initialize of each process a
+	// check starts (see start.go); a check's bound is Scenario and
+	// Startup together. Zero values mean suite's defaults.
+	Response, Scenario, Startup time.Duration
 	// FreeUser says a client under test does not follow scripted-user
 	// instructions: only the validity of its answers is checked.
 	FreeUser bool
@@ -50,6 +53,7 @@ type env struct {
 	subject    suite.Subject
 	response   time.Duration
 	scenario   time.Duration
+	startup    time.Duration
 	freeUser   bool
 	promptText string
 	promptly   time.Duration
@@ -66,7 +70,7 @@ type env struct {
 // while Ginkgo builds its tree: at the top level, or in a container. The
 // checks it returns are listed once Ginkgo has built the tree (see Checks).
 func Catalogue(o Options) *Checks {
-	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, freeUser: o.FreeUser, promptText: o.Prompt, promptly: o.Promptly, checks: &Checks{}}
+	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, startup: o.Startup, freeUser: o.FreeUser, promptText: o.Prompt, promptly: o.Promptly, checks: &Checks{}}
 	if e.response <= 0 {
 		e.response = suite.DefaultResponse
 	}
@@ -75,6 +79,9 @@ func Catalogue(o Options) *Checks {
 	}
 	if e.scenario <= 0 {
 		e.scenario = suite.DefaultScenario
+	}
+	if e.startup <= 0 {
+		e.startup = suite.DefaultStartup
 	}
 	e.share = sharing{on: !o.Isolate && o.Subject.Role() == suite.AgentRole, idle: map[string]*fixture{}}
 	// One ordered container: the checks run in the catalogue's order, a
@@ -168,7 +175,7 @@ func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 		return e.connectShared(ctx, cfg)
 	}
 	f := e.open(ctx, cfg)
-	must("initialize", f.mc.Initialize(e.wait(ctx)))
+	e.mustStart("initialize", f.mc.Initialize(e.startWait(ctx)))
 	var err error
 	f.session, err = f.mc.NewSession(e.wait(ctx))
 	must("session/new", err)
@@ -195,8 +202,7 @@ func (e *env) open(ctx context.Context, cfg client.Config) *fixture {
 // caller closes it.
 func (e *env) dial(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
-	link, err := e.subject.Connect(ctx)
-	must("connecting to "+e.subject.Name(), err)
+	link := e.connectSubject(ctx, "connecting to "+e.subject.Name())
 	f := &fixture{e: e, mc: client.New(cfg), link: link}
 	f.mc.Connect(link.Conn)
 	return f
@@ -228,8 +234,13 @@ func (e *env) keepEvidence(link *suite.Link, transcript func() string) {
 }
 
 // wait is a context for one wait for the subject.
-func (e *env) wait(ctx context.Context) context.Context {
-	w, cancel := peer.WithBound(ctx, e.response) // its errors say the bound: "within 5s"
+func (e *env) wait(ctx context.Context) context.Context { return e.waitHops(ctx, 1) }
+
+// waitHops is a context for a wait that spans hops crossings of a relay
+// under test, each of which may take its time: the response timeout for
+// each (no contract rule limits a relay's latency).
+func (e *env) waitHops(ctx context.Context, hops int) context.Context {
+	w, cancel := peer.WithBound(ctx, e.response*time.Duration(hops)) // its errors say the bound: "within 5s"
 	DeferCleanup(cancel)
 	return w
 }

@@ -19,7 +19,7 @@ func (e *env) relayChecks() {
 	Describe("RTE: a relay under test", func() {
 		e.it("passes-capability", "passes the client's elicitation capability on to the agent", rules("RTE-5"), func(ctx SpecContext) {
 			mc, a := e.throughRelay(ctx, formClient)
-			must("initialize through the relay", mc.Initialize(e.wait(ctx)))
+			e.mustStart("initialize through the relay", mc.Initialize(e.startWait(ctx)))
 			assert(agent.AdvertisesForm(a.Capabilities()),
 				"relay defect: the agent sees the clientCapabilities %s, without the client's elicitation.form: the relay rebuilt "+
 					"the client's capabilities without it, so every ask_choice behind it takes the unsupported path", show(a.Capabilities()))
@@ -29,10 +29,12 @@ func (e *env) relayChecks() {
 			user := probe.User{Action: "accept", Pick: 1}
 			mc, a := e.throughRelay(ctx, formClient, elicitStep(deployForm(), user, nil, nil))
 			mc.Append(script.Elicitation{Answer: script.Accept(1)})
-			must("initialize through the relay", mc.Initialize(e.wait(ctx)))
-			_, err := mc.NewSession(e.wait(ctx))
+			e.mustStart("initialize through the relay", mc.Initialize(e.startWait(ctx)))
+			_, err := mc.NewSession(e.waitHops(ctx, 2))
 			must("session/new through the relay", err)
-			_, err = mc.Prompt(ctx, "go").Wait(e.wait(ctx))
+			// The prompt, the elicitation, its answer and the turn's end
+			// each cross the relay.
+			_, err = mc.Prompt(ctx, "go").Wait(e.waitHops(ctx, 4))
 			must("the prompt turn through the relay", err)
 			ex := a.Exchanges()
 			assert(len(ex) == 1, "the agent behind the relay sent %d elicitation/create requests, want 1", len(ex))
@@ -56,11 +58,11 @@ func (e *env) relayChecks() {
 // and a mock agent, playing steps, where it connects upstream.
 func (e *env) throughRelay(ctx context.Context, cfg client.Config, steps ...script.Step) (*client.Client, *agent.Agent) {
 	GinkgoHelper()
-	link, err := e.subject.Connect(ctx)
-	must("starting "+e.subject.Name(), err)
+	link := e.connectSubject(ctx, "starting "+e.subject.Name())
 	mc := client.New(cfg)
 	mc.Connect(link.Conn)
-	a := agent.New(agent.Config{Timeout: e.response})
+	// The agent's wait for an answer spans two crossings of the relay.
+	a := agent.New(agent.Config{Timeout: 2 * e.response})
 	a.Append(steps...)
 	connected := make(chan error, 1)
 	go func() {

@@ -254,8 +254,7 @@ const (
 // fails, both ends' transcripts are attached to its report.
 func (e *env) throughRelayRaw(ctx context.Context, caps json.RawMessage) (*relPair, relMsg) {
 	GinkgoHelper()
-	link, err := e.subject.Connect(ctx)
-	must("starting "+e.subject.Name(), err)
+	link := e.connectSubject(ctx, "starting "+e.subject.Name())
 	p := &relPair{e: e, link: link, client: e.newRelEnd("client", link.Conn)}
 	DeferCleanup(func() {
 		link.Conn.Close()
@@ -271,8 +270,8 @@ func (e *env) throughRelayRaw(ctx context.Context, caps json.RawMessage) (*relPa
 		"protocolVersion": 1, "clientCapabilities": caps,
 		"clientInfo": map[string]string{"name": "acpconform", "version": "rel"},
 	}))
-	up, err := link.Upstream(e.wait(ctx))
-	must("waiting for the relay to connect to the agent", err)
+	up, err := link.Upstream(e.startWait(ctx))
+	e.mustStart("waiting for the relay to connect to the agent", err)
 	p.agent = e.newRelEnd("agent", up)
 	initReq := p.agent.await(ctx, "the client's initialize", func(m relMsg) bool { return m.isRequest("initialize") })
 	return p, initReq

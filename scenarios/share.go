@@ -116,7 +116,7 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 			f.close()
 		}
 		f = e.dial(ctx, cfg)
-		must("initialize", f.mc.Initialize(e.wait(ctx)))
+		e.mustStart("initialize", f.mc.Initialize(e.startWait(ctx)))
 	}
 	DeferCleanup(func() {
 		switch {

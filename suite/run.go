@@ -15,7 +15,8 @@ import (
 // Default bounds of a run.
 const (
 	DefaultResponse = 5 * time.Second  // each wait for the subject
-	DefaultScenario = 30 * time.Second // each scenario in all
+	DefaultScenario = 30 * time.Second // each scenario in all, its subject's start aside
+	DefaultStartup  = 30 * time.Second // each process's start and its first initialize
 )
 
 // Config is one run of the catalogue. The zero value of each optional field

@@ -16,15 +16,19 @@ command speaking ACP on its stdio, each process in its own process group and
 always stopped (stdin closed, then SIGTERM, then SIGKILL), or a WebSocket
 URL. Checks share a connection (a process) per set of initialize
 capabilities, each with a session of its own; a check that ends its
-connection, cancels or watches a first use gets a fresh one, and a check
-that fails on a shared connection runs again on a fresh one before it is
-reported, so sharing never changes a verdict. --isolate gives every check a
-fresh connection.
+connection, cancels or watches a first use gets a fresh one. A check that
+fails on a shared connection runs again on a fresh one, only to say why: if
+it passes there, it fails SES-1 (the agent does not serve the sessions of a
+connection alike), so sharing never makes a verdict more lenient than
+--isolate's. --isolate gives every check a fresh connection.
 
 The agent joins through the probe contract of docs/probe.md §1: every prompt
 is a probe request that it runs as its ask_choice, reporting the outcome. An
 agent without such an adapter is checked on the wire alone: --no-probe with
-a --prompt that makes it ask one typed choice.
+a --prompt that makes it ask one typed choice. Such an agent is started
+once first and given the prompt: one that refuses session/new could not
+run (exit 3), one that answers without asking leaves nothing checked
+(exit 4).
 
 Every failure says which rule it breaks and why, with a command that runs
 that check again. Exit codes: acpconform help exit-codes.`
@@ -73,7 +77,7 @@ func (a *app) agentCommand() *cobra.Command {
 			return a.checkSubject(cmd, subject, argv, filter, scenarios.Options{Prompt: prompt, Isolate: isolate}, &f, true)
 		})
 	f.register(cmd.Flags())
-	cmd.Flags().BoolVar(&isolate, "isolate", false, "give every check a connection, and so an agent process, of its own; by default checks share them, and one that fails on a shared connection runs again on a fresh one")
+	cmd.Flags().BoolVar(&isolate, "isolate", false, "give every check a connection, and so an agent process, of its own; by default checks share them, and one that fails on a shared connection only runs again on a fresh one to tell a SES-1 failure from its own")
 	cmd.Flags().StringVar(&url, "url", "", "check the agent served at this WebSocket `URL`")
 	cmd.Flags().StringVar(&tokenEnv, "token-env", "", "with --url, send 'Authorization: Bearer' and the value of this environment `VARIABLE`")
 	cmd.Flags().BoolVar(&noProbe, "no-probe", false, "the agent has no probe adapter: run only the wire-only checks")

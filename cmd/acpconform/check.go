@@ -64,7 +64,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&f.shard, "shard", fmt.Sprintf("run shard I of N (1 <= I <= N <= %d): a balanced share of the selected checks, the same on every machine; acpconform merge combines the shards' report.json", reports.MaxShards))
 	fs.DurationVar(&f.response, "response-timeout", suite.DefaultResponse, "bound on each wait for the subject")
 	fs.DurationVar(&f.scenario, "scenario-timeout", suite.DefaultScenario, "bound on each check in all")
-	fs.DurationVar(&f.startup, "startup-timeout", 30*time.Second, "bound on the subject's start: its process, its connection and its first initialize")
+	fs.DurationVar(&f.startup, "startup-timeout", suite.DefaultStartup, "bound on the start of each process of the subject: its process, its connection and its first initialize")
 	fs.DurationVar(&f.timeout, "timeout", DefaultTimeout, "bound on the whole run; when it passes the run stops as if interrupted")
 	fs.DurationVar(&f.promptly, "promptly-within", scenarios.DefaultPromptly, "the bound of \"promptly\" (RTE-7): how soon a cancelled or disconnected choice must end; only raises the contract's 2s, for slow machines")
 	f.maxFrame = byteSize{n: wire.DefaultMaxFrame, max: maxSize}
@@ -283,7 +283,17 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	if preflight {
 		for _, subject := range s.list {
 			fmt.Fprintf(stderr, "acpconform: starting %s\n", subject.Name())
-			if err := suite.Preflight(ctx, subject, f.startup); err != nil && ctx.Err() == nil {
+			err := suite.Preflight(ctx, subject, f.startup)
+			if err == nil && o.Prompt != "" && subject.Role() == suite.AgentRole {
+				err = suite.AsksFirst(ctx, subject, f.startup, f.response, f.scenario, o.Prompt)
+			}
+			var none *suite.NothingAsked
+			if errors.As(err, &none) && ctx.Err() == nil {
+				run.Verdict, run.Reason = reports.NothingChecked, none.What
+				run.Checks = []reports.Check{reports.NothingAsked(subject.Name(), none.What)}
+				break
+			}
+			if err != nil && ctx.Err() == nil {
 				run.Verdict, run.Reason = reports.CouldNotRun, firstLine(err.Error())
 				var se *suite.StartError
 				if errors.As(err, &se) {
@@ -342,7 +352,7 @@ func (c *checking) catalogue() reports.Run {
 		cfg.NoColor = !colour(os.Stderr)
 	}
 	o := c.o
-	o.Response, o.Scenario, o.Promptly = cfg.Response, cfg.Scenario, c.f.promptly
+	o.Response, o.Scenario, o.Startup, o.Promptly = cfg.Response, cfg.Scenario, c.f.startup, c.f.promptly
 	report := suite.Run(cfg, func() { catalogues(c.subjects, o) })
 	if c.scope != "" {
 		inScope, _ := types.ParseLabelFilter(c.scope) // config checked it

@@ -124,6 +124,31 @@ func sessionOf(m message) string {
 // serve plays an agent: it answers initialize (as onInitialize says, when
 // set) and session/new, hands session/prompt to onPrompt (nil: never
 // answered), and refuses other requests, until stdin ends.
+// sessionRefusal, when set, is the message of serve's -32000 answer to
+// every session/new, as an agent that wants a login first does.
+var sessionRefusal string
+
+// refuseSessions answers initialize, and session/new with -32000
+// "Authentication required", as real agents without credentials do.
+func refuseSessions([]string) error {
+	sessionRefusal = "Authentication required"
+	return serve(nil, nil)
+}
+
+// neverAsk answers every prompt with a text and end_turn, asking nothing.
+func neverAsk([]string) error {
+	return serve(nil, func(p *peer, m message) error {
+		line, err := chunkLine(sessionOf(m), "Sure, deploying to production.")
+		if err == nil {
+			err = p.writeLine(line)
+		}
+		if err == nil {
+			err = p.reply(m.ID, map[string]string{"stopReason": "end_turn"})
+		}
+		return err
+	})
+}
+
 func serve(onInitialize, onPrompt func(*peer, message) error) error {
 	p := newPeer()
 	for {
@@ -140,6 +165,8 @@ func serve(onInitialize, onPrompt func(*peer, message) error) error {
 			err = onInitialize(p, m)
 		case m.Method == "initialize":
 			err = p.reply(m.ID, initResult)
+		case m.Method == "session/new" && sessionRefusal != "":
+			err = p.send(response{JSONRPC: "2.0", ID: m.ID, Error: map[string]any{"code": -32000, "message": sessionRefusal}})
 		case m.Method == "session/new":
 			err = p.reply(m.ID, map[string]string{"sessionId": "hostile-session-1"})
 		case m.Method == "session/prompt":

@@ -17,6 +17,8 @@
 //	wrong-id               answers initialize with its id + 1000, then reads until EOF
 //	null-id                answers initialize with "id": null, then reads until EOF
 //	huge-line              answers initialize with one 50 MB line, then reads until EOF
+//	refuse-sessions        answers initialize; answers session/new with -32000 "Authentication required"
+//	never-ask              answers every prompt with a text and end_turn, asking nothing
 //	flood                  on session/prompt sends $HOSTILE_COUNT (12000) session/update
 //	                       notifications of $HOSTILE_SIZE (1 MiB) bytes of text, then reads on
 //	huge-number            answers every probe "accepted" with a 1 MB number as the value
@@ -120,12 +122,14 @@ var modes = map[string]func(args []string) error{
 	"huge-line": badInitialize(func(p *peer, m message) error {
 		return p.reply(m.ID, map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}, "padding": strings.Repeat("x", 50<<20)})
 	}),
-	"flood":        flood,
-	"huge-number":  hugeNumber,
-	"ignore-term":  ignoreTerm,
-	"setsid-child": setsidChild,
-	"hang":         hang,
-	"mute":         mute,
+	"flood":           flood,
+	"refuse-sessions": refuseSessions,
+	"never-ask":       neverAsk,
+	"huge-number":     hugeNumber,
+	"ignore-term":     ignoreTerm,
+	"setsid-child":    setsidChild,
+	"hang":            hang,
+	"mute":            mute,
 	childIgnoreTerm: func([]string) error {
 		signal.Ignore(syscall.SIGTERM)
 		ready()
