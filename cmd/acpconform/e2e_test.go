@@ -198,6 +198,24 @@ func TestBrokenAgentFails(t *testing.T) {
 	if !strings.Contains(string(md), "NOT conformant") || !strings.Contains(string(md), "<summary>transcript</summary>") {
 		t.Errorf("summary.md:\n%s", md)
 	}
+	expectOwnEvidence(t, r, "elicitation/create")
+	for _, c := range r.report.Checks {
+		if c.ID == "TOK-2/leading-zero" && !strings.Contains(c.Transcript, `\"choice_01\"`) && !strings.Contains(c.Transcript, `"choice_01"`) {
+			t.Errorf("TOK-2/leading-zero's transcript lacks its own answer, choice_01:\n%s", c.Transcript)
+		}
+	}
+}
+
+// expectOwnEvidence fails the test unless every failed check of r carries
+// a transcript with frame in it: a check that sent its subject something
+// shows its own connection, not another's (a capability probe, say).
+func expectOwnEvidence(t *testing.T, r result, frame string) {
+	t.Helper()
+	for _, c := range r.report.Checks {
+		if c.Failed() && !strings.Contains(c.Transcript, frame) {
+			t.Errorf("%s failed, but its transcript has no %s: it is not the check's own connection:\n%s", c.Key(), frame, c.Transcript)
+		}
+	}
 }
 
 func TestBaselineForPullRequests(t *testing.T) {
@@ -271,6 +289,7 @@ func TestClient(t *testing.T) {
 		if failed := r.failedRules(); !failed[rule] || len(failed) != 1 {
 			t.Errorf("--broken %s failed %v, want %s alone", broken, failed, rule)
 		}
+		expectOwnEvidence(t, r, `"method":"elicitation/create"`)
 	}
 	// The CLI-5 failures point at --no-scripted-user, which checks a client
 	// without test mode as a free user.
