@@ -3,11 +3,14 @@ package suite
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/acpconform/acpconform/reports"
 )
 
 // DefaultHeartbeat is how long progress stays silent while checks run
@@ -123,6 +126,8 @@ func (p *progress) spec(s types.SpecReport) {
 	switch {
 	case s.State == types.SpecStatePassed:
 		c["passed"]++
+	case slices.ContainsFunc(s.ReportEntries, func(e types.ReportEntry) bool { return e.Name == reports.EntryNotStarted }):
+		c["errors"]++ // did not run: neither passed nor failed
 	case s.State.Is(types.SpecStateFailureStates):
 		c["failed"]++
 	default:
@@ -136,7 +141,11 @@ func (p *progress) spec(s types.SpecReport) {
 // line writes an area's totals; the lock is held.
 func (p *progress) line(area string) {
 	c := p.counts[area]
-	fmt.Fprintf(p.w, "  %-5s %3d checks: %d passed, %d failed, %d skipped\n", area, c["ran"], c["passed"], c["failed"], c["skipped"])
+	errors := ""
+	if c["errors"] > 0 {
+		errors = fmt.Sprintf(", %d could not run", c["errors"])
+	}
+	fmt.Fprintf(p.w, "  %-5s %3d checks: %d passed, %d failed, %d skipped%s\n", area, c["ran"], c["passed"], c["failed"], c["skipped"], errors)
 	p.said = time.Now()
 }
 
