@@ -147,12 +147,37 @@ func WriteJSON(w io.Writer, r Run) error {
 	if r.Shard.Count > 0 {
 		j.Shard = &r.Shard
 	}
-	return enc.Encode(j)
+	// Each failed check names its cause, and what a timeout followed;
+	// ReadJSON leaves both out, and merge works them out again.
+	out := struct {
+		JSON
+		Checks []jsonCheck `json:"checks"` // in place of JSON's
+	}{JSON: j, Checks: make([]jsonCheck, len(r.Checks))}
+	for i, c := range r.Checks {
+		out.Checks[i].Check = c
+	}
+	for _, cause := range Causes(r.Checks) {
+		for _, i := range cause.indexes {
+			out.Checks[i].Cause, out.Checks[i].Follows = cause.Name(), cause.Follows
+		}
+	}
+	return enc.Encode(out)
+}
+
+// jsonCheck is a check as report.json has it.
+type jsonCheck struct {
+	Check
+	// Cause is the key of the first check of the failed check's cause
+	// (see [Cause]): failures of one cause have one.
+	Cause string `json:"cause,omitempty"`
+	// Follows is, for a timeout, the error its subject showed before it.
+	Follows string `json:"follows,omitempty"`
 }
 
 // WriteMarkdown writes a summary fit for a CI job summary: the verdict and
-// why, a table by area, then every failure with its reason, how the
-// subject's process ended, and the ends of its transcript and stderr.
+// why, a table by area, then every cause of failures (see [Cause]) with
+// its reason, how the subject's process ended, the checks it failed, and
+// the ends of its first check's transcript and stderr.
 func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 	checks := r.Checks
 	t := Count(checks)
@@ -165,7 +190,22 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 			fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
 		}
 	}
+	// Many new failures are one line: the blocks below show each, by cause.
+	news := 0
 	for _, p := range r.Problems {
+		if strings.HasPrefix(p, "new failure: ") {
+			news++
+		}
+	}
+	said := false
+	for _, p := range r.Problems {
+		if news > 1 && strings.HasPrefix(p, "new failure: ") {
+			if !said {
+				fmt.Fprintf(&b, "\n- %d new failures of MUST checks: below, by cause", news)
+				said = true
+			}
+			continue
+		}
 		fmt.Fprintf(&b, "\n- %s", elide.Head(p, 1000))
 	}
 	if len(r.Problems) > 0 {
@@ -176,10 +216,8 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 			fmt.Fprintf(&b, "\n**RUN AGAIN** %s: %s\n", c.Heading("`"), elide.Head(c.Rerun, 1000))
 		}
 	}
-	for _, c := range checks {
-		if !c.Failed() {
-			continue
-		}
+	for _, cause := range Causes(checks) {
+		c := cause.Checks[0]
 		word := "FAILED"
 		switch {
 		case c.Known != "":
@@ -194,14 +232,28 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 		for _, line := range strings.Split(elide.Lines(strings.TrimSpace(c.Failure), 40, 400), "\n") {
 			fmt.Fprintf(&b, "    %s\n", line)
 		}
+		if note := cause.Note(); note != "" {
+			fmt.Fprintf(&b, "    %s\n", elide.Head(note, 1000)) // in the block: it quotes the subject
+		}
 		if c.Process != "" {
 			fmt.Fprintf(&b, "\nThe subject's process %s.\n", c.Process)
 		}
-		if c.Rerun != "" {
+		if len(cause.Checks) == 1 && c.Rerun != "" {
 			fmt.Fprintf(&b, "\nRun again: %s.\n", elide.Head(c.Rerun, 1000))
 		}
+		transcript := "transcript"
+		if len(cause.Checks) > 1 {
+			fmt.Fprintf(&b, "\nThe same cause failed %d checks (report.json and junit.xml have each one's failure and transcript):\n\n", len(cause.Checks))
+			for _, o := range cause.Checks {
+				fmt.Fprintf(&b, "- %s\n", o.Label("`"))
+				if o.Rerun != "" {
+					fmt.Fprintf(&b, "  Run again: %s.\n", elide.Head(o.Rerun, 1000))
+				}
+			}
+			transcript = "transcript of " + c.Label("`")
+		}
 		if c.Transcript != "" {
-			fmt.Fprintf(&b, "\n<details><summary>transcript</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Transcript, 40, 300))
+			fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n```\n%s\n```\n</details>\n", transcript, lastLines(c.Transcript, 40, 300))
 		}
 		if c.Diagnostics != "" {
 			fmt.Fprintf(&b, "\n<details><summary>subject stderr</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Diagnostics, 20, 300))
