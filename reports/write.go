@@ -241,19 +241,17 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 		if len(cause.Checks) == 1 && c.Rerun != "" {
 			fmt.Fprintf(&b, "\nRun again: %s.\n", elide.Head(c.Rerun, 1000))
 		}
-		transcript := "transcript"
 		if len(cause.Checks) > 1 {
-			fmt.Fprintf(&b, "\nThe same cause failed %d checks (report.json and junit.xml have each one's failure and transcript):\n\n", len(cause.Checks))
+			fmt.Fprintf(&b, "\nThe same cause failed %d checks (the transcript below is the first one's; report.json and junit.xml have each one's failure and transcript):\n\n", len(cause.Checks))
 			for _, o := range cause.Checks {
 				fmt.Fprintf(&b, "- %s\n", o.Label("`"))
 				if o.Rerun != "" {
 					fmt.Fprintf(&b, "  Run again: %s.\n", elide.Head(o.Rerun, 1000))
 				}
 			}
-			transcript = "transcript of " + c.Label("`")
 		}
 		if c.Transcript != "" {
-			fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n```\n%s\n```\n</details>\n", transcript, lastLines(c.Transcript, 40, 300))
+			fmt.Fprintf(&b, "\n<details><summary>transcript</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Transcript, 40, 300))
 		}
 		if c.Diagnostics != "" {
 			fmt.Fprintf(&b, "\n<details><summary>subject stderr</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Diagnostics, 20, 300))
