@@ -513,10 +513,8 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 			fmt.Fprintf(&b, "RUN AGAIN %s\n  %s\n", elide.Head(ch.Heading(""), 400), elide.Head(ch.Rerun, 1000))
 		}
 	}
-	for _, ch := range run.Checks {
-		if ch.Failed() {
-			c.printFailure(&b, ch, run.Verdict == reports.CouldNotRun)
-		}
+	for _, cause := range reports.Causes(run.Checks) {
+		c.printFailure(&b, cause, run.Verdict == reports.CouldNotRun)
 	}
 	if c.baseline != nil {
 		fmt.Fprintf(&b, "baseline %s: %d known failures\n", c.baseline.File(), t.Known)
@@ -524,11 +522,20 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 			fmt.Fprintf(c.stderr, "acpconform %s: %s\n", c.cmd, m)
 		}
 	}
+	news := 0
 	for _, p := range run.Problems {
-		if c.baseline == nil && strings.HasPrefix(p, "new failure:") {
-			continue // listed above
+		if strings.HasPrefix(p, "new failure:") {
+			news++
+		}
+	}
+	for _, p := range run.Problems {
+		if strings.HasPrefix(p, "new failure:") && (c.baseline == nil || news > 1) {
+			continue // listed above, by cause
 		}
 		fmt.Fprintf(&b, "  %s\n", elide.Head(p, 1000))
+	}
+	if c.baseline != nil && news > 1 {
+		fmt.Fprintf(&b, "  %d new failures of MUST checks: above, by cause\n", news)
 	}
 	fmt.Fprintf(&b, "acpconform: %s: %s\n", run.Headline(), run.Reason)
 	if len(written) > 0 {
@@ -549,10 +556,14 @@ const (
 	lineBytes    = 400
 )
 
-// printFailure explains one failed check: what it checks, the whole
-// reason (bounded), how the subject's process ended, and two lines to go
-// further: the command that runs it again, and the rule.
-func (c *checking) printFailure(b *bytes.Buffer, ch reports.Check, startUp bool) {
+// printFailure explains a cause of failures (see [reports.Cause]) as its
+// first check shows it: what it checks, the whole reason (bounded), what a
+// timeout followed, how the subject's process ended and its last words,
+// and two lines to go further: the command that runs it again, and the
+// rule. A cause that failed several checks then lists them, each with the
+// command that runs it again, instead of repeating all that for each.
+func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bool) {
+	ch := cause.Checks[0]
 	word := "FAILED"
 	switch {
 	case ch.Known != "":
@@ -565,28 +576,66 @@ func (c *checking) printFailure(b *bytes.Buffer, ch reports.Check, startUp bool)
 		fmt.Fprintf(b, "  known failure: %s\n", elide.Head(ch.Known, lineBytes))
 	}
 	fmt.Fprintf(b, "  %s\n", strings.ReplaceAll(elide.Lines(strings.TrimSpace(ch.Failure), failureLines, lineBytes), "\n", "\n  "))
+	if note := cause.Note(); note != "" {
+		fmt.Fprintf(b, "  %s\n", elide.Head(note, 1000))
+	}
 	if ch.Process != "" {
 		fmt.Fprintf(b, "  the subject's process %s\n", ch.Process)
 	}
-	if ch.Rerun != "" {
+	one := len(cause.Checks) == 1
+	if ch.Rerun != "" && one {
 		fmt.Fprintf(b, "  run again: %s\n", elide.Head(ch.Rerun, 1000))
 	}
 	if tail := lastStderrLines(ch.Diagnostics, 5); tail != "" && (ch.Process != "" || c.cfg.Verbose) && !startUp {
 		fmt.Fprintf(b, "  its stderr ends:\n    %s\n", strings.ReplaceAll(tail, "\n", "\n    "))
 	}
 	if c.cfg.Verbose && ch.Transcript != "" {
-		fmt.Fprintf(b, "  transcript:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(elide.Tail(ch.Transcript, 16<<10)), "\n", "\n    "))
-	}
-	if ch.ID != "" && len(c.again) > 0 {
-		line := make([]string, len(c.again))
-		for i, w := range c.again {
-			line[i] = strings.ReplaceAll(w, "{check}", ch.ID)
+		of := ""
+		if !one {
+			of = " of " + ch.Label("")
 		}
-		fmt.Fprintf(b, "  run it again: %s\n", bridge.CommandLine(line))
+		fmt.Fprintf(b, "  transcript%s:\n    %s\n", of, strings.ReplaceAll(strings.TrimSpace(elide.Tail(ch.Transcript, 16<<10)), "\n", "\n    "))
+	}
+	if one {
+		if line := c.againLine(ch); line != "" {
+			fmt.Fprintf(b, "  run it again: %s\n", line)
+		}
+		if len(ch.Rules) > 0 {
+			fmt.Fprintf(b, "  the rule:     acpconform explain %s\n", ch.Rules[0])
+		}
+		return
+	}
+	again := ""
+	if c.againLine(ch) != "" {
+		again = "; the command after each runs it again"
+	}
+	fmt.Fprintf(b, "  the same cause failed %d checks%s (the reports have each one's failure):\n", len(cause.Checks), again)
+	for _, o := range cause.Checks {
+		label := elide.Head(o.Label(""), 400)
+		if line := c.againLine(o); line != "" {
+			label += ": " + line
+		}
+		fmt.Fprintf(b, "    %s\n", label)
+		if o.Rerun != "" {
+			fmt.Fprintf(b, "      run again: %s\n", elide.Head(o.Rerun, 1000))
+		}
 	}
 	if len(ch.Rules) > 0 {
-		fmt.Fprintf(b, "  the rule:     acpconform explain %s\n", ch.Rules[0])
+		fmt.Fprintf(b, "  the rules:    acpconform explain %s, and so on for each rule above\n", ch.Rules[0])
 	}
+}
+
+// againLine is the command line that runs ch again, "" when there is none
+// (a check without an ID, or acpconform merge).
+func (c *checking) againLine(ch reports.Check) string {
+	if ch.ID == "" || len(c.again) == 0 {
+		return ""
+	}
+	line := make([]string, len(c.again))
+	for i, w := range c.again {
+		line[i] = strings.ReplaceAll(w, "{check}", ch.ID)
+	}
+	return bridge.CommandLine(line)
 }
 
 // failureOf is what to say on stderr about a run that did not reach a

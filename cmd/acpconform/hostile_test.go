@@ -220,8 +220,10 @@ type reportFile struct {
 		Deselected int `json:"deselected"`
 	} `json:"totals"`
 	Checks []struct {
+		ID          string `json:"id"`
 		Name        string `json:"name"`
 		State       string `json:"state"`
+		Cause       string `json:"cause"`
 		Failure     string `json:"failure"`
 		Process     string `json:"process"`
 		Diagnostics string `json:"diagnostics"`
@@ -757,6 +759,87 @@ func TestHostileSegfaultOnPrompt(t *testing.T) {
 	}{{"report.json", w.jsonText, w.jsonOK}, {"junit.xml", w.xml, w.junitOK}, {"summary.md", w.summary, w.summOK}} {
 		if r.ok {
 			expectIn(t, r.name, r.text, "SIGSEGV")
+		}
+	}
+	s.expectNoneLeft(true)
+}
+
+// TestHostileCrashOnEveryPrompt: an agent that crashes on every prompt,
+// its traceback on stderr, over the whole catalogue: every failure is one
+// cause, which the terminal and summary.md show once, the traceback once,
+// listing every check it failed; report.json names that cause for each,
+// and junit.xml keeps a failed testcase for each.
+func TestHostileCrashOnEveryPrompt(t *testing.T) {
+	t.Parallel()
+	s := newRun(t)
+	const lastWords = "RuntimeError: model backend unavailable"
+	crashy := filepath.Join(s.dir, "crashy.sh") // a file: the command line that runs it again stays short
+	script := `echo "$$ $$ sh" >>"$HOSTILE_PIDFILE"
+"$1" segv-on-prompt
+cat >&2 <<'EOF'
+Traceback (most recent call last):
+  File "agent.py", line 88, in handle_prompt
+    raise RuntimeError("model backend unavailable")
+` + lastWords + `
+EOF
+exit 1
+`
+	if err := os.WriteFile(crashy, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := s.run("agent", "--startup-timeout", "5s", "--response-timeout", "2s", "--", "sh", crashy, s.hostile)
+	expectExit(t, e, 1)
+	w := s.expectVerdict(verdictNotConformant)
+	if !w.jsonOK {
+		t.FailNow()
+	}
+	var failed []string
+	for _, c := range w.report.Checks {
+		if c.State != "failed" {
+			continue
+		}
+		failed = append(failed, c.ID)
+		if c.Cause != w.report.Checks[0].ID || !strings.Contains(c.Process, "exited with status 1") || c.Failure == "" {
+			t.Errorf("report.json: %s has cause %q, process %q and failure %q; want the cause %s, the exit, and a failure of its own",
+				c.ID, c.Cause, c.Process, clip(c.Failure, 300), w.report.Checks[0].ID)
+		}
+	}
+	if len(failed) < 100 || failed[0] != w.report.Checks[0].ID {
+		t.Fatalf("%d checks failed, the first %v; want every one of over 100", len(failed), failed[:min(1, len(failed))])
+	}
+	if n := strings.Count(e.stdout, lastWords); n != 1 {
+		t.Errorf("the terminal has the traceback %d times, want once:\n%s", n, clip(e.stdout, 3000))
+	}
+	if n := len(regexp.MustCompile(`(?m)^FAILED `).FindAllString(e.stdout, -1)); n != 1 {
+		t.Errorf("the terminal has %d FAILED blocks, want 1:\n%s", n, clip(e.stdout, 3000))
+	}
+	expectIn(t, "the terminal", e.stdout, fmt.Sprintf("the same cause failed %d checks", len(failed)))
+	expectIn(t, "summary.md", w.summary, fmt.Sprintf("The same cause failed %d checks", len(failed)))
+	for _, id := range failed {
+		if !strings.Contains(e.stdout, "\n    "+id+" (") || !strings.Contains(e.stdout, "--check "+id+" -v") {
+			t.Errorf("the terminal does not list %s with the command that runs it again", id)
+		}
+		if !strings.Contains(w.summary, "\n- `"+id+"` (") {
+			t.Errorf("summary.md does not list %s", id)
+		}
+	}
+	if lines := strings.Count(e.stdout, "\n"); lines > len(failed)+40 {
+		t.Errorf("the terminal has %d lines for %d checks of one cause", lines, len(failed))
+	}
+	if n := strings.Count(w.summary, lastWords); n != 1 {
+		t.Errorf("summary.md has the traceback %d times, want once", n)
+	}
+	if w.junitOK {
+		junitFailed := 0
+		for _, suite := range w.suites {
+			for _, tc := range suite.Tests {
+				if tc.Status == junit.StatusFailed {
+					junitFailed++
+				}
+			}
+		}
+		if junitFailed != len(failed) {
+			t.Errorf("junit.xml has %d failed testcases, want %d: one a check", junitFailed, len(failed))
 		}
 	}
 	s.expectNoneLeft(true)
