@@ -50,14 +50,15 @@ func (c Cause) Note() string {
 	return "this timeout follows an error already seen: " + c.Follows
 }
 
-// Causes groups the failed and interrupted checks of a run by cause, in
+// Causes groups the failed, interrupted and errored checks of a run by
+// cause (a check that could not run never shares one with a failure), in
 // the order of each cause's first check.
 func Causes(checks []Check) []Cause {
 	follows := errorsFollowed(checks)
 	var causes []Cause
 	index := map[string]int{}
 	for i, c := range checks {
-		if !c.Failed() {
+		if !c.Failed() && c.State != StateError {
 			continue
 		}
 		k := causeKey(c) + "\x00" + follows[i]

@@ -351,3 +351,29 @@ func TestACauseStaysBounded(t *testing.T) {
 		t.Error("summary.md does not say how much it cut")
 	}
 }
+
+// TestACheckThatCouldNotRunIsACauseApart: a check whose subject did not
+// start is shown with the failures, under a cause of its own even where
+// its reason reads like a failure's.
+func TestACheckThatCouldNotRunIsACauseApart(t *testing.T) {
+	reason := "agent command ./slow did not start in time: initialize failed: initialize: no answer within 30s"
+	checks := []reports.Check{
+		{ID: "CAP-2/form-null", Area: "CAP", Rules: []string{"CAP-2"}, Level: "MUST", State: reports.StateError, Failure: reason},
+		{ID: "CAP-2/url-alone", Area: "CAP", Rules: []string{"CAP-2"}, Level: "MUST", State: reports.StateError, Failure: reason},
+		{ID: "TOK-1/choice-0", Area: "TOK", Rules: []string{"TOK-1"}, Level: "MUST", State: reports.StateFailed, Failure: reason},
+		{ID: "TOK-1/choice-1", Area: "TOK", Rules: []string{"TOK-1"}, Level: "MUST", State: reports.StatePassed},
+	}
+	causes := reports.Causes(checks)
+	if len(causes) != 2 || len(causes[0].Checks) != 2 || causes[0].Checks[0].State != reports.StateError || causes[1].Checks[0].ID != "TOK-1/choice-0" {
+		t.Fatalf("causes %+v, want the two errors as one cause and the failure as another", causes)
+	}
+	var md bytes.Buffer
+	run := reports.Run{Subject: "agent command ./slow", Checks: checks}
+	reports.Decide(&run, nil, "", false)
+	if err := reports.WriteMarkdown(&md, run, []string{"CAP", "TOK"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "**COULD NOT RUN** `CAP-2/form-null`") {
+		t.Errorf("summary.md does not show the checks that could not run:\n%s", md.String())
+	}
+}

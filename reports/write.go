@@ -211,11 +211,6 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 	if len(r.Problems) > 0 {
 		b.WriteString("\n")
 	}
-	for _, c := range checks {
-		if c.Rerun != "" && !c.Failed() {
-			fmt.Fprintf(&b, "\n**RUN AGAIN** %s: %s\n", c.Heading("`"), elide.Head(c.Rerun, 1000))
-		}
-	}
 	for _, cause := range Causes(checks) {
 		c := cause.Checks[0]
 		word := "FAILED"
@@ -224,6 +219,8 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 			word = "KNOWN FAILURE"
 		case c.State == StateInterrupted:
 			word = "INTERRUPTED"
+		case c.State == StateError:
+			word = "COULD NOT RUN"
 		}
 		fmt.Fprintf(&b, "\n**%s** %s\n\n", word, c.Heading("`"))
 		if c.Known != "" {

@@ -508,11 +508,6 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 	for _, a := range reports.ByArea(run.Checks, suite.Areas()) {
 		fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
 	}
-	for _, ch := range run.Checks {
-		if ch.Rerun != "" && !ch.Failed() {
-			fmt.Fprintf(&b, "RUN AGAIN %s\n  %s\n", elide.Head(ch.Heading(""), 400), elide.Head(ch.Rerun, 1000))
-		}
-	}
 	for _, cause := range reports.Causes(run.Checks) {
 		c.printFailure(&b, cause, run.Verdict == reports.CouldNotRun)
 	}
@@ -570,6 +565,8 @@ func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bo
 		word = "KNOWN"
 	case ch.State == reports.StateInterrupted:
 		word = "INTERRUPTED"
+	case ch.State == reports.StateError:
+		word = "COULD NOT RUN"
 	}
 	fmt.Fprintf(b, "%s %s\n", word, elide.Head(ch.Heading(""), 400))
 	if ch.Known != "" {

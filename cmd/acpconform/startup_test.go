@@ -73,6 +73,9 @@ func TestAProcessThatDoesNotStartIsAnError(t *testing.T) {
 	if !strings.Contains(r.report.Reason, "could not run") {
 		t.Errorf("the reason %q does not say checks could not run", r.report.Reason)
 	}
+	if !strings.Contains(r.stdout, "COULD NOT RUN ") {
+		t.Errorf("the terminal does not show the checks that could not run:\n%s", r.stdout)
+	}
 	junit, err := os.ReadFile(filepath.Join(r.dir, "junit.xml"))
 	if err != nil {
 		t.Fatal(err)
