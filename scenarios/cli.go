@@ -386,7 +386,7 @@ func (e *env) advertisesForm(ctx context.Context) bool {
 	wait, cancel := context.WithTimeout(ctx, e.response)
 	defer cancel()
 	must("a prompt turn of the client, to read the capabilities it initializes with,", a.WaitTurns(wait, 1))
-	e.form, e.known, read = agent.AdvertisesForm(a.Capabilities()), true, true
+	e.form, e.known, read = script.AdvertisesForm(a.Capabilities()), true, true
 	return e.form
 }
 

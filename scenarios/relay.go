@@ -20,7 +20,7 @@ func (e *env) relayChecks() {
 		e.it("passes-capability", "passes the client's elicitation capability on to the agent", rules("RTE-5"), func(ctx SpecContext) {
 			mc, a := e.throughRelay(ctx, formClient)
 			e.mustStart("initialize through the relay", mc.Initialize(e.startWait(ctx)))
-			assert(agent.AdvertisesForm(a.Capabilities()),
+			assert(script.AdvertisesForm(a.Capabilities()),
 				"relay defect: the agent sees the clientCapabilities %s, without the client's elicitation.form: the relay rebuilt "+
 					"the client's capabilities without it, so every ask_choice behind it takes the unsupported path", show(a.Capabilities()))
 		})

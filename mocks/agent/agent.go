@@ -301,7 +301,7 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 	a.st.Lock()
 	a.exchanges = append(a.exchanges, ex)
 	k := len(a.exchanges)
-	formAdvertised := AdvertisesForm(a.caps)
+	formAdvertised := script.AdvertisesForm(a.caps)
 	a.st.Unlock()
 
 	wait, cancel := peer.WithBound(ctx, a.timeout())

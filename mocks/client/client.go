@@ -71,6 +71,10 @@ type Client struct {
 	textsIn   []string            // the session of each text
 	sessionID string
 	withheld  bool // an answer was withheld or turned into a hang-up: the agent may still wait
+	// advertised is the clientCapabilities initialize sent, for what a
+	// violation says; initialized says initialize was sent.
+	advertised  json.RawMessage
+	initialized bool
 }
 
 // New returns a client that is not yet connected.
@@ -180,6 +184,9 @@ func (c *Client) InitializeWith(ctx context.Context, caps json.RawMessage) error
 	if caps != nil {
 		params["clientCapabilities"] = caps
 	}
+	c.st.Lock()
+	c.advertised, c.initialized = caps, true
+	c.st.Unlock()
 	_, err := c.call(ctx, "initialize", params)
 	return err
 }
@@ -479,7 +486,7 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 	case c.cfg.Unregistered:
 		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32601, Message: "Method not found", Data: mustJSON(map[string]string{"method": "elicitation/create"})})
 	case step == nil:
-		p.Violate("elicitation/create #%d was not scripted: %s", k, peer.Quote(m.Raw))
+		p.Violate("elicitation/create #%d was not scripted%s: %s", k, c.unadvertised(), peer.Quote(m.Raw))
 		_ = p.RespondError(ctx, m.ID, peer.Error{Code: -32603, Message: "Internal error", Data: mustJSON(map[string]string{"error": "acpconform mock client: no scripted answer"})})
 	case step.Answer.Delay > 0 || step.Answer.Until != nil:
 		d := time.Duration(step.Answer.Delay)
@@ -511,6 +518,20 @@ func (c *Client) elicit(ctx context.Context, p *peer.Peer, m peer.Message) {
 		c.answer(ctx, p, m, k, step.Answer)
 	}
 	c.answered(rec)
+}
+
+// unadvertised says, for a violation, that the connection's initialize
+// advertised no form elicitation, when it did not: "" otherwise.
+func (c *Client) unadvertised() string {
+	c.st.Lock()
+	defer c.st.Unlock()
+	switch {
+	case !c.initialized || script.AdvertisesForm(c.advertised):
+		return ""
+	case c.advertised == nil:
+		return ", and this connection's initialize advertised no clientCapabilities at all, so no form request may come"
+	}
+	return fmt.Sprintf(", and this connection's initialize advertised no form elicitation (clientCapabilities %s), so no form request may come", c.advertised)
 }
 
 // answered marks rec's scripted answer as carried out.

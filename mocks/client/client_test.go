@@ -162,6 +162,24 @@ var _ = Describe("The mock client against the reference agent", func() {
 		))
 	})
 
+	It("says that a connection that advertised no form got a form request", within, func(ctx SpecContext) {
+		c := client.New(client.Config{Capabilities: client.NoElicitation})
+		mine, theirs := wire.Pipe(wire.Options{})
+		c.Connect(mine)
+		DeferCleanup(c.Close)
+		initialized := make(chan error, 1)
+		go func() { initialized <- c.Initialize(ctx) }()
+		_, err := theirs.ReadFrame(ctx) // initialize, id 1
+		Expect(err).NotTo(HaveOccurred())
+		Expect(theirs.WriteFrame(ctx, []byte(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}`))).To(Succeed())
+		Expect(<-initialized).To(Succeed())
+		Expect(theirs.WriteFrame(ctx, []byte(`{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"mode":"form"}}`))).To(Succeed())
+		_, err = theirs.ReadFrame(ctx) // the client's error answer
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Violations()).To(ConsistOf(HavePrefix(
+			"elicitation/create #1 was not scripted, and this connection's initialize advertised no form elicitation (clientCapabilities {}), so no form request may come")))
+	})
+
 	It("cannot pick what the request does not offer, and says so", within, func(ctx SpecContext) {
 		c := client.New(client.Config{Capabilities: client.FormElicitation})
 		c.Append(script.Elicitation{Answer: script.Accept(7)})

@@ -226,3 +226,20 @@ func decodeStrict(n *yaml.Node, v any) error {
 	}
 	return nil
 }
+
+// AdvertisesForm reports whether clientCapabilities, as a client sent them
+// in initialize, advertise form elicitation: only an elicitation.form that
+// is a JSON object does ({"form": false}, "yes" and [] advertise nothing;
+// CONTRACT CAP-1/2).
+func AdvertisesForm(caps json.RawMessage) bool {
+	var c struct {
+		Elicitation *struct {
+			Form json.RawMessage `json:"form"`
+		} `json:"elicitation"`
+	}
+	if json.Unmarshal(caps, &c) != nil || c.Elicitation == nil {
+		return false
+	}
+	var form map[string]json.RawMessage
+	return json.Unmarshal(c.Elicitation.Form, &form) == nil && form != nil
+}
