@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/acpconform/acpconform/internal/proc"
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/relay"
@@ -99,11 +100,9 @@ func setUp() (int, error) {
 	return 0, nil
 }
 
-func ctxFor(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+// ctxFor bounds a test's waits by go test's -timeout alone: a row that is
+// only slow on a loaded machine still passes.
+func ctxFor(t *testing.T) context.Context { return testbound.Context(t) }
 
 // start runs argv with its stdio as a wire connection.
 func start(t *testing.T, argv ...string) (wire.Conn, *proc.Process) {
@@ -150,14 +149,14 @@ func TestMockClientAgainstTheTSAgent(t *testing.T) {
 			mc.Connect(conn)
 			defer mc.Close()
 			if err := mc.Initialize(ctx); err != nil {
-				t.Fatalf("initialize: %v\n%s", err, p.Stderr)
+				t.Fatalf("initialize: %v\n%s", testbound.Err(ctx, err), p.Stderr)
 			}
 			if _, err := mc.NewSession(ctx); err != nil {
-				t.Fatal(err)
+				t.Fatal(testbound.Err(ctx, err))
 			}
 			out, stop, err := mc.Probe(ctx, deploy())
 			if err != nil || stop != "end_turn" {
-				t.Fatalf("probe: %v, %s\n%s", err, stop, p.Stderr)
+				t.Fatalf("probe: %v, %s\n%s", testbound.Err(ctx, err), stop, p.Stderr)
 			}
 			if got := out.Outcome + out.Error; !strings.Contains(got, tc.want) {
 				t.Errorf("outcome %+v, want %s", out, tc.want)
@@ -197,13 +196,13 @@ func TestMockClientAgainstThePythonAgent(t *testing.T) {
 	mc.Connect(conn)
 	defer mc.Close()
 	if err := mc.Initialize(ctx); err != nil {
-		t.Fatalf("initialize: %v\n%s", err, p.Stderr)
+		t.Fatalf("initialize: %v\n%s", testbound.Err(ctx, err), p.Stderr)
 	}
 	sessions := map[string]bool{}
 	for i, tc := range cases {
 		id, err := mc.NewSession(ctx)
 		if err != nil {
-			t.Fatalf("session %d: %v\n%s", i, err, p.Stderr)
+			t.Fatalf("session %d: %v\n%s", i, testbound.Err(ctx, err), p.Stderr)
 		}
 		if sessions[id] {
 			t.Errorf("session %d: session id %q given twice", i, id)
@@ -211,7 +210,7 @@ func TestMockClientAgainstThePythonAgent(t *testing.T) {
 		sessions[id] = true
 		out, stop, err := mc.Probe(ctx, deploy())
 		if err != nil || stop != "end_turn" {
-			t.Fatalf("session %d: probe: %v, %s\n%s", i, err, stop, p.Stderr)
+			t.Fatalf("session %d: probe: %v, %s\n%s", i, testbound.Err(ctx, err), stop, p.Stderr)
 		}
 		if got := out.Outcome + out.Error; !strings.Contains(got, tc.want) {
 			t.Errorf("session %d: outcome %+v, want %s", i, out, tc.want)
@@ -232,7 +231,7 @@ func TestMockClientAgainstThePythonAgent(t *testing.T) {
 	select {
 	case <-p.Exited():
 	case <-ctx.Done():
-		t.Fatalf("the Python agent did not exit at the end of its stdin\n%s", p.Stderr)
+		t.Fatalf("the Python agent did not exit at the end of its stdin: %v\n%s", testbound.Err(ctx, nil), p.Stderr)
 	}
 	if err := p.Err(); err != nil {
 		t.Errorf("the Python agent exited: %v\n%s", err, p.Stderr)
@@ -267,7 +266,7 @@ func TestMockAgentAgainstTheTSClients(t *testing.T) {
 			a.Connect(conn)
 			defer a.Close()
 			if err := a.WaitTurns(ctx, 1); err != nil {
-				t.Fatalf("%v\n%s", err, p.Stderr)
+				t.Fatalf("%v\n%s", testbound.Err(ctx, err), p.Stderr)
 			}
 			v := strings.Join(a.Violations(), "\n")
 			switch {
@@ -303,7 +302,7 @@ func TestReferenceAgentAgainstTheTSClient(t *testing.T) {
 		select {
 		case <-p.Exited():
 		case <-ctx.Done():
-			t.Fatal("the TypeScript client did not finish")
+			t.Fatalf("the TypeScript client did not finish: %v\n%s", testbound.Err(ctx, nil), p.Stderr)
 		}
 		<-agent.Done()
 		if err := p.Err(); err != nil {
@@ -322,7 +321,7 @@ func TestReferenceAgentAgainstTheTSClient(t *testing.T) {
 		cmd := exec.CommandContext(ctx, node, tsClient, "--websocket", srv.URL, string(req))
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
-			t.Fatalf("the TypeScript client over WebSocket: %v\n%s", err, stderr.String())
+			t.Fatalf("the TypeScript client over WebSocket: %v\n%s", testbound.Err(ctx, err), stderr.String())
 		}
 		check(t, stderr.String())
 	})
@@ -353,12 +352,12 @@ func subjects(wsURL string) []subject {
 		{implementation: "Go reference (acpconform)", role: "client", transport: "stdio", args: []string{"client", "--", bin, "reference-client"}},
 		{implementation: "Go reference (acpconform)", role: "client", transport: "WebSocket", args: []string{"client", "--", bin, "reference-client", "--websocket", "{url}"}},
 		{implementation: "Go mirror (acpconform), --unstable-protocol", role: "relay", transport: "WebSocket to stdio", args: []string{"relay", "--", bin, "mirror", "{url}", "--unstable-protocol"}},
-		{implementation: "TypeScript SDK 2.4.0 adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", node, tsAgent}, isolatedToo: true},
+		withIsolated(tsAgentRow()),
 		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "stdio", args: []string{"client", "--", node, tsClient}},
 		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "WebSocket",
 			args: []string{"client", "--baseline", "ts/baseline-client-websocket.yaml", "--", node, tsClient, "--websocket", "{url}"},
 			why:  "1 known failure, in its baseline: binary frames ignored, not refused (REM-1)"},
-		{implementation: "Python 3 standard library adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", python3, pyAgent}},
+		pythonAgentRow(),
 		{implementation: "TypeScript SDK 2.4.0 adapter, no handler", role: "client", transport: "stdio",
 			args: []string{"client", "--", node, tsClient, "--no-elicitation-handler"}, code: 1,
 			why: "a deliberately broken variant: -32601 while advertising form (CLI-1)"},
@@ -372,6 +371,21 @@ func subjects(wsURL string) []subject {
 			args: []string{"relay", "--baseline", "conductor/baseline.yaml", "--", node, conductorHost, "{agent}"},
 			why:  "1 known failure, in its baseline: $/cancel_request passed on with the other side's id (REL-2)"},
 	}
+}
+
+// tsAgentRow and pythonAgentRow are the rows of the agent adapters that
+// run on other runtimes than Go's: Node and Python.
+func tsAgentRow() subject {
+	return subject{implementation: "TypeScript SDK 2.4.0 adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", node, tsAgent}}
+}
+
+func pythonAgentRow() subject {
+	return subject{implementation: "Python 3 standard library adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", python3, pyAgent}}
+}
+
+func withIsolated(s subject) subject {
+	s.isolatedToo = true
+	return s
 }
 
 // matrixFiles hold the interop matrix, each between the same two markers.
@@ -477,7 +491,11 @@ func matrixRow(t *testing.T, s subject) string {
 func runRow(t *testing.T, name string, s subject, extra ...string) (*reports.JSON, int) {
 	dir := t.TempDir()
 	args := append(append([]string{s.args[0], "--json", filepath.Join(dir, "r.json"), "--junit", "", "--summary", ""}, extra...), s.args[1:]...)
-	cmd := exec.CommandContext(ctxFor(t), bin, args...)
+	ctx := ctxFor(t)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	// Once the bound has killed acpconform, what it started may still hold
+	// its output open: stop reading soon after.
+	cmd.WaitDelay = 5 * time.Second
 	if s.ownHome {
 		home := filepath.Join(dir, "home")
 		if err := os.Mkdir(home, 0o700); err != nil {
@@ -490,6 +508,10 @@ func runRow(t *testing.T, name string, s subject, extra ...string) (*reports.JSO
 	out, _ := cmd.CombinedOutput()
 	code := cmd.ProcessState.ExitCode()
 	t.Logf("%s: exit %d in %s", name, code, time.Since(began).Round(10*time.Millisecond))
+	if timeout := testbound.TimedOut(ctx); timeout != nil {
+		t.Errorf("%s: %v, running acpconform %q\n%s", name, timeout, args, out)
+		return nil, code
+	}
 	if code != s.code {
 		t.Errorf("%s: exit %d, want %d\n%s", name, code, s.code, out)
 		return nil, code
