@@ -17,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/reports"
 )
 
@@ -76,6 +77,7 @@ func loadAction(t *testing.T) action {
 // run is one use of the action in a workspace of its own.
 type run struct {
 	t         *testing.T
+	ctx       context.Context // the bound of its steps: go test's -timeout, less a margin
 	action    action
 	inputs    map[string]string
 	workspace string
@@ -89,6 +91,7 @@ type run struct {
 func newRun(t *testing.T, inputs map[string]string) *run {
 	r := &run{
 		t:         t,
+		ctx:       testbound.Context(t),
 		action:    loadAction(t),
 		inputs:    inputs,
 		workspace: t.TempDir(),
@@ -217,13 +220,18 @@ func (r *run) step(name string, s step) int {
 		env = append(env, k+"="+r.eval(v))
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+	cmd := exec.CommandContext(r.ctx, "bash", "--noprofile", "--norc", "-eo", "pipefail", script)
 	cmd.Dir = r.workspace
 	cmd.Env = env
+	// Once the bound has killed bash, what it started (go build,
+	// acpconform) may still hold its output open: stop reading soon after.
+	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	fmt.Fprintf(&r.log, "--- %s\n%s", name, out)
+	if timeout := testbound.TimedOut(r.ctx); timeout != nil {
+		// The bound killed the step: its exit code, -1, says nothing.
+		r.t.Fatalf("%s: %v, still running\n%s", name, timeout, r.log.String())
+	}
 	code := 0
 	var exit *exec.ExitError
 	switch {

@@ -2,7 +2,6 @@ package ci
 
 import (
 	"bufio"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/acpconform/acpconform/internal/testbound"
 )
 
 // TestGoreleaserCheck validates .goreleaser.yaml with the goreleaser on
@@ -20,12 +21,11 @@ func TestGoreleaserCheck(t *testing.T) {
 	if err != nil {
 		t.Skip("no goreleaser on PATH: go install github.com/goreleaser/goreleaser/v2@v2.15.1")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testbound.Context(t)
 	cmd := exec.CommandContext(ctx, bin, "check", ".goreleaser.yaml")
 	cmd.Dir = root(t)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("goreleaser check: %v\n%s", err, out)
+		t.Fatalf("goreleaser check: %v\n%s", testbound.Err(ctx, err), out)
 	}
 }
 
@@ -93,6 +93,7 @@ func TestDockerfileBuilds(t *testing.T) {
 	}
 	d := readDockerfile(t)
 	out := t.TempDir()
+	ctx := testbound.Context(t)
 	built := false
 	for _, line := range d.stages[0][1:] {
 		cmdline, ok := strings.CutPrefix(line, "RUN ")
@@ -100,22 +101,18 @@ func TestDockerfileBuilds(t *testing.T) {
 			continue
 		}
 		built = built || strings.Contains(cmdline, "-o /out/acpconform ")
-		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 		cmd := exec.CommandContext(ctx, "sh", "-c", strings.ReplaceAll(cmdline, "/out/", out+"/"))
 		cmd.Dir = root(t)
-		output, err := cmd.CombinedOutput()
-		cancel()
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", line, err, output)
+		cmd.WaitDelay = 5 * time.Second // after a kill by the bound, what sh started may hold its output
+		if output, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", line, testbound.Err(ctx, err), output)
 		}
 	}
 	if !built {
 		t.Fatal("no RUN of the builder builds /out/acpconform")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	if output, err := exec.CommandContext(ctx, filepath.Join(out, "acpconform"), "list").CombinedOutput(); err != nil {
-		t.Fatalf("the built acpconform list: %v\n%s", err, output)
+		t.Fatalf("the built acpconform list: %v\n%s", testbound.Err(ctx, err), output)
 	}
 
 	var copied, entrypoint string
