@@ -3,13 +3,12 @@
 package main
 
 import (
-	"context"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/reports"
 )
 
@@ -91,10 +90,8 @@ func TestClientWithBothPlaceholders(t *testing.T) {
 func TestClientListeningConnectionCount(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	report := filepath.Join(t.TempDir(), "r.json")
-	connected := connectUntilDone(ctx, t, bin, report)
+	connected := connectUntilDone(testbound.Context(t), t, bin, report)
 	r := readJSON(t, report)
 	ran := r.Totals.Passed + r.Totals.Failed
 	if want := 2 + ran; connected != want {

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/internal/waitbound"
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mutants"
@@ -91,8 +91,7 @@ func acpconform(t *testing.T, env []string, args ...string) result {
 	t.Helper()
 	bin, _ := binaries(t)
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testbound.Context(t)
 	full := append([]string{args[0], "--junit", filepath.Join(dir, "junit.xml"), "--json", filepath.Join(dir, "report.json"), "--summary", filepath.Join(dir, "summary.md")}, args[1:]...)
 	if args[0] == "list" || args[0] == "explain" {
 		full = args
@@ -102,6 +101,9 @@ func acpconform(t *testing.T, env []string, args ...string) result {
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	_ = cmd.Run()
+	if timeout := testbound.TimedOut(ctx); timeout != nil {
+		t.Fatalf("acpconform %q: %v\nstdout:\n%s\nstderr:\n%s", full, timeout, stdout.String(), stderr.String())
+	}
 	r := result{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String(), dir: dir}
 	if data, err := os.ReadFile(filepath.Join(dir, "report.json")); err == nil {
 		if err := json.Unmarshal(data, &r.report); err != nil {
@@ -317,9 +319,7 @@ func TestClient(t *testing.T) {
 
 func TestClientListening(t *testing.T) {
 	bin, _ := binaries(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	connectUntilDone(ctx, t, bin, filepath.Join(t.TempDir(), "r.json"))
+	connectUntilDone(testbound.Context(t), t, bin, filepath.Join(t.TempDir(), "r.json"))
 }
 
 // connectUntilDone runs acpconform client --listen, its report at
@@ -350,7 +350,7 @@ func connectUntilDone(ctx context.Context, t *testing.T, bin, report string) (co
 		select {
 		case err := <-done:
 			if err != nil {
-				t.Fatalf("acpconform client --listen: %v", err)
+				t.Fatalf("acpconform client --listen: %v", testbound.Err(ctx, err))
 			}
 			return connected
 		default:
@@ -463,11 +463,12 @@ func TestInterruptWritesReports(t *testing.T) {
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	ctx := testbound.Context(t)
 	select {
 	case <-done:
-	case <-time.After(time.Minute):
+	case <-ctx.Done():
 		cmd.Process.Kill()
-		t.Fatal("acpconform did not stop after SIGINT")
+		t.Fatalf("acpconform did not stop after SIGINT: %v", testbound.Err(ctx, nil))
 	}
 	if code := cmd.ProcessState.ExitCode(); code == 0 {
 		t.Errorf("an interrupted run exited 0")

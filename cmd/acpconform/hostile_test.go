@@ -20,6 +20,8 @@ import (
 	"time"
 
 	junit "github.com/joshdk/go-junit"
+
+	"github.com/acpconform/acpconform/internal/testbound"
 )
 
 // The hostile tests run the built acpconform against subjects that misbehave
@@ -83,9 +85,6 @@ func raceBinary(t *testing.T) string {
 	}
 	return raceBin
 }
-
-// runLimit bounds every run of acpconform: a hang fails the test.
-const runLimit = 2 * time.Minute
 
 // subjectRun is a directory for the runs of one test: their reports, and
 // the file in which hostile subjects record their processes. Every process
@@ -158,17 +157,17 @@ func (s *subjectRun) command(ctx context.Context, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// run runs acpconform with args to its end, within runLimit.
+// run runs acpconform with args to its end, at most until the test's
+// bound (testbound): a hang fails the test.
 func (s *subjectRun) run(args ...string) ended {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-	defer cancel()
+	ctx := testbound.Context(s.t)
 	cmd := s.command(ctx, args...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		s.t.Fatalf("acpconform %q did not end within %s\nstdout:\n%s\nstderr:\n%s", args, runLimit, clip(stdout.String(), 4000), clip(stderr.String(), 4000))
+		s.t.Fatalf("acpconform %q did not end: %v\nstdout:\n%s\nstderr:\n%s", args, testbound.Err(ctx, nil), clip(stdout.String(), 4000), clip(stderr.String(), 4000))
 	}
 	if cmd.ProcessState == nil {
 		s.t.Fatalf("acpconform %q: %v", args, err)
@@ -553,7 +552,7 @@ func awaitEvent(ctx context.Context, t *testing.T, events <-chan string, method 
 				return n
 			}
 		case <-ctx.Done():
-			t.Fatalf("no %s reached the subject: %v", method, ctx.Err())
+			t.Fatalf("no %s reached the subject: %v", method, testbound.Err(ctx, ctx.Err()))
 		}
 	}
 }
@@ -630,7 +629,7 @@ func (st *started) wait(ctx context.Context, t *testing.T) ended {
 		<-st.done
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		t.Fatalf("acpconform did not end: %v\nstderr:\n%s", ctx.Err(), clip(st.stderr.String(), 4000))
+		t.Fatalf("acpconform did not end: %v\nstderr:\n%s", testbound.Err(ctx, ctx.Err()), clip(st.stderr.String(), 4000))
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -862,7 +861,8 @@ func TestHostileProtocolBreaks(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Parallel()
 			s := newRun(t)
-			// Only a prompt diagnosis ends the run within runLimit.
+			// Only a prompt diagnosis ends the run before the test's
+			// bound, which is under go test's -timeout (10m by default).
 			e := s.run("agent", "--startup-timeout", "10m", "--", s.hostile, tc.mode)
 			expectExit(t, e, 3)
 			expectIn(t, "stderr", e.stderr, "acpconform agent: could not run:")
@@ -961,15 +961,14 @@ func TestHostileSignalsDuringCheck(t *testing.T) {
 			t.Parallel()
 			s := newRun(t)
 			events := s.events()
-			ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-			defer cancel()
+			ctx := testbound.Context(t)
 			st := s.start(ctx, "agent", "--id", "TOK-1", "--startup-timeout", "30s", "--response-timeout", "1m", "--", s.hostile, "ignore-term")
 			select {
 			case <-st.checking:
 			case <-st.done:
 				t.Fatalf("acpconform ended before checking:\n%s", st.wait(ctx, t))
 			case <-ctx.Done():
-				t.Fatal("acpconform did not start checking")
+				t.Fatalf("acpconform did not start checking: %v", testbound.Err(ctx, nil))
 			}
 			agent := awaitEvent(ctx, t, events, "session/prompt")
 			child := false
@@ -1032,8 +1031,7 @@ func TestHostileInterruptDuringStartup(t *testing.T) {
 	t.Parallel()
 	s := newRun(t)
 	events := s.events()
-	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-	defer cancel()
+	ctx := testbound.Context(t)
 	st := s.start(ctx, "agent", "--startup-timeout", "10m", "--", s.hostile, "mute")
 	awaitEvent(ctx, t, events, "initialize")
 	if err := st.cmd.Process.Signal(syscall.SIGINT); err != nil {
@@ -1054,8 +1052,7 @@ func TestHostileBrokenStdoutPipe(t *testing.T) {
 	baseline := filepath.Join(s.dir, "baseline.yaml")
 	step := filepath.Join(s.dir, "step-summary.md")
 	s.env = append(s.env, "GITHUB_STEP_SUMMARY="+step)
-	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-	defer cancel()
+	ctx := testbound.Context(t)
 	cmd := s.command(ctx, "agent", "--write-baseline", baseline, "--id", "SCH-1", "--", s.acp, "reference-agent")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -1069,7 +1066,7 @@ func TestHostileBrokenStdoutPipe(t *testing.T) {
 	stdout.Close() // the reader is gone before acpconform writes a byte
 	_ = cmd.Wait()
 	if ctx.Err() != nil {
-		t.Fatalf("acpconform did not end:\n%s", stderr.String())
+		t.Fatalf("acpconform did not end: %v\n%s", testbound.Err(ctx, nil), stderr.String())
 	}
 	e := ended{code: cmd.ProcessState.ExitCode(), state: cmd.ProcessState.String(), stderr: stderr.String()}
 	expectNoPanic(t, e)

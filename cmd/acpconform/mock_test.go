@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/reference/probeagent"
 )
 
@@ -29,14 +29,16 @@ func writeScript(t *testing.T, name, text string) string {
 // reference probe agent in this process.
 func withProbeAgent(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testbound.Context(t)
 	agentIn, toAgent := io.Pipe()
 	fromAgent, agentOut := io.Pipe()
 	conn := probeagent.Serve(agentOut, agentIn, slog.New(slog.DiscardHandler))
 	defer func() { toAgent.Close(); <-conn.Done() }()
 	var stderr bytes.Buffer
 	code := run(ctx, args, fromAgent, toAgent, &stderr)
+	if timeout := testbound.TimedOut(ctx); timeout != nil {
+		t.Fatalf("acpconform %q: %v\n%s", args, timeout, stderr.String())
+	}
 	return code, stderr.String()
 }
 
@@ -125,8 +127,7 @@ steps:
       answer: {action: accept, pick: 1}
   - stop: end_turn
 `)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testbound.Context(t)
 	urls, agentOut := io.Pipe()
 	agentDone := make(chan int, 1)
 	var agentErr bytes.Buffer
@@ -143,7 +144,11 @@ steps:
 	if code := run(ctx, []string{"mock", "client", "--script", clientScript, "--connect", strings.TrimSpace(url)}, strings.NewReader(""), io.Discard, &clientErr); code != exitOK {
 		t.Errorf("mock client: exit %d:\n%s", code, clientErr.String())
 	}
-	if code := <-agentDone; code != exitOK {
+	code := <-agentDone
+	if timeout := testbound.TimedOut(ctx); timeout != nil {
+		t.Fatalf("the mock agent and client: %v\n%s\n%s", timeout, agentErr.String(), clientErr.String())
+	}
+	if code != exitOK {
 		t.Errorf("mock agent: exit %d:\n%s", code, agentErr.String())
 	}
 }

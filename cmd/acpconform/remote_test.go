@@ -7,7 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/acpconform/acpconform/internal/testbound"
 )
 
 // startServing runs `acpconform args...` in the background and returns the
@@ -82,10 +83,13 @@ func TestServeCommandAndMirror(t *testing.T) {
 	r = acpconform(t, nil, "agent", "--", bin, "mirror", url, "--unstable-protocol")
 	expectCode(t, r, 0)
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testbound.Context(t)
 	out, _ := exec.CommandContext(ctx, bin, "mirror", "ws://127.0.0.1:1/acp/ws").CombinedOutput()
-	if code := exitCodeOf(ctx, bin, "mirror", "ws://127.0.0.1:1/acp/ws"); code != 3 || !strings.Contains(string(out), "dial") {
+	code := exitCodeOf(ctx, bin, "mirror", "ws://127.0.0.1:1/acp/ws")
+	if timeout := testbound.TimedOut(ctx); timeout != nil {
+		t.Fatalf("mirror to a refused URL: %v\n%s", timeout, out)
+	}
+	if code != 3 || !strings.Contains(string(out), "dial") {
 		t.Errorf("mirror to a refused URL: exit %d\n%s", code, out)
 	}
 }
