@@ -14,10 +14,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	junit "github.com/joshdk/go-junit"
 
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/internal/waitbound"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/suite"
@@ -157,8 +157,7 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testbound.Context(t)
 	// The command, and its flags and subject, the same for both runs but
 	// for the reports.
 	command, subject := "run", []string{"--response-timeout", "2s", "--scenario-timeout", "5s"}
@@ -184,6 +183,9 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 	args := append([]string{command, "--json", jsonPath, "--junit", junitPath, "--summary", ""}, subject...)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	out, err := cmd.CombinedOutput()
+	if timeout := testbound.TimedOut(ctx); timeout != nil {
+		t.Fatalf("acpconform %s: %v\n%s", args[0], timeout, tail(out))
+	}
 	if code := cmd.ProcessState.ExitCode(); code != 1 {
 		t.Fatalf("acpconform %s exited %d (%v), want 1 (a MUST check failed):\n%s", args[0], code, err, tail(out))
 	}
@@ -257,6 +259,9 @@ func runIsolated(ctx context.Context, bin, dir, command string, subject []string
 	cmd := exec.CommandContext(ctx, bin, append([]string{command, "--isolate", "--json", path, "--junit", "", "--summary", ""}, subject...)...)
 	out, _ := cmd.CombinedOutput()
 	code := cmd.ProcessState.ExitCode()
+	if timeout := testbound.TimedOut(ctx); timeout != nil {
+		return isolatedRun{err: fmt.Errorf("acpconform %s --isolate: %v\n%s", command, timeout, tail(out))}
+	}
 	if code != 0 && code != 1 {
 		return isolatedRun{err: fmt.Errorf("acpconform %s --isolate exited %d, want 0 or 1:\n%s", command, code, tail(out))}
 	}

@@ -1,7 +1,6 @@
 package mutants
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
 )
@@ -112,13 +112,12 @@ func runRelay(t *testing.T, m RelayMutant) []relayFailure {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testbound.Context(t)
 	out := filepath.Join(t.TempDir(), "failed.json")
 	cmd := exec.CommandContext(ctx, child, "-test.run=^TestRelayMutantChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), relayMutantEnv+"="+m.Name, relayReportEnv+"="+out)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the relay catalogue against %s did not run: %v\n%s", m.Name, err, tail(b))
+		t.Fatalf("the relay catalogue against %s did not run: %v\n%s", m.Name, testbound.Err(ctx, err), tail(b))
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
