@@ -13,9 +13,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/acpconform/acpconform/internal/proc"
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -57,11 +57,8 @@ func TestLinksNoJSONSchemaValidator(t *testing.T) {
 	}
 }
 
-func bounded(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+// bounded ends a margin before go test's -timeout runs out.
+func bounded(t *testing.T) context.Context { return testbound.Context(t) }
 
 // TestServesAProbeAndStopsOnSIGTERM: the agent answers a probe as the
 // reference does, and a SIGTERM while it serves ends it with exit 0, as
@@ -78,15 +75,15 @@ func TestServesAProbeAndStopsOnSIGTERM(t *testing.T) {
 	mc.Connect(wire.NewStream(p.Stdout, p.Stdin, wire.Options{}))
 	defer mc.Close()
 	if err := mc.Initialize(ctx); err != nil { // it answers: its signal handler is in place
-		t.Fatalf("initialize: %v\n%s", err, p.Stderr.String())
+		t.Fatalf("initialize: %v\n%s", testbound.Err(ctx, err), p.Stderr.String())
 	}
 	if _, err := mc.NewSession(ctx); err != nil {
-		t.Fatal(err)
+		t.Fatal(testbound.Err(ctx, err))
 	}
 	out, stop, err := mc.Probe(ctx, probe.Request{Acpconform: 1, Op: probe.OpAskChoice, Question: "Pick",
 		Choices: []probe.Choice{{Value: json.RawMessage(`"a"`), Label: "A"}, {Value: json.RawMessage(`2`), Label: "B", Default: true}}})
 	if err != nil || stop != "end_turn" {
-		t.Fatalf("probe: %v, %s\n%s", err, stop, p.Stderr.String())
+		t.Fatalf("probe: %v, %s\n%s", testbound.Err(ctx, err), stop, p.Stderr.String())
 	}
 	if out.Outcome != "accepted" || string(out.Value) != "2" {
 		t.Errorf("outcome %+v, want accepted with the default's value 2", out)
@@ -98,7 +95,7 @@ func TestServesAProbeAndStopsOnSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := p.Wait(ctx); err != nil {
-		t.Fatal(err)
+		t.Fatal(testbound.Err(ctx, err))
 	}
 	if err := p.Err(); err != nil {
 		t.Errorf("after SIGTERM: %v, want exit 0\n%s", err, p.Stderr.String())

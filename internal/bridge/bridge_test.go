@@ -3,18 +3,17 @@
 package bridge
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
+
+	"github.com/acpconform/acpconform/internal/testbound"
 )
 
 // The socket's directory is private, and gone once the connection is in.
 func TestListenIsPrivateAndTakesOneConnection(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testbound.Context(t)
 	l, err := Listen()
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +27,7 @@ func TestListenIsPrivateAndTakesOneConnection(t *testing.T) {
 	go func() { ran <- Run(l.Path, eofReader{}, discard{}) }()
 	c, err := l.Accept(ctx)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatal(testbound.Err(ctx, err))
 	}
 	c.Close()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {

@@ -1,14 +1,13 @@
 package gate_test
 
 import (
-	"context"
 	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/acpconform/acpconform/internal/gate"
+	"github.com/acpconform/acpconform/internal/testbound"
 )
 
 // watched fails the test when read before opened is set.
@@ -39,14 +38,13 @@ func TestReadWaitsForOpen(t *testing.T) {
 	opened.Store(true)
 	g.Open()
 	g.Open() // a second Open is harmless
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := testbound.Context(t)
 	select {
 	case s := <-got:
 		if s != "hello" {
 			t.Fatalf("read %q, want hello", s)
 		}
 	case <-ctx.Done():
-		t.Fatal("no read after Open")
+		t.Fatalf("no read after Open: %v", testbound.Err(ctx, nil))
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+
+	"github.com/acpconform/acpconform/internal/testbound"
 )
 
 // requireGone fails t unless every pid is gone from /proc: a zombie no one
@@ -148,7 +150,7 @@ func TestStopLeavesOtherChildrenToTheirWait(t *testing.T) {
 	select {
 	case <-ended:
 	case <-ctx.Done():
-		t.Fatal(ctx.Err())
+		t.Fatal(testbound.Err(ctx, ctx.Err()))
 	}
 	p := start(t, "sh", "-c", `setsid sh -c 'echo $$; exec sleep 1000' & exit 0`)
 	grandchild := pidLine(ctx, t, p)

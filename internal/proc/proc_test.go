@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/acpconform/acpconform/internal/testbound"
 )
 
 func TestMain(m *testing.M) {
@@ -40,12 +42,8 @@ func start(t *testing.T, argv ...string) *Process {
 	return p
 }
 
-// testContext is bounded well below the test binary's timeout.
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+// testContext ends a margin before go test's -timeout runs out.
+func testContext(t *testing.T) context.Context { return testbound.Context(t) }
 
 // pidLine reads the first line of p's stdout, a pid the shell printed.
 func pidLine(ctx context.Context, t *testing.T, p *Process) int {
@@ -63,7 +61,7 @@ func pidLine(ctx context.Context, t *testing.T, p *Process) int {
 		}
 		return pid
 	case <-ctx.Done():
-		t.Fatalf("no pid on stdout: %v", ctx.Err())
+		t.Fatalf("no pid on stdout: %v", testbound.Err(ctx, ctx.Err()))
 		return 0
 	}
 }
@@ -82,7 +80,7 @@ func awaitExit(ctx context.Context, t *testing.T, p *Process) {
 	select {
 	case <-p.Exited():
 	case <-ctx.Done():
-		t.Fatalf("%s did not exit: %v", p.name, ctx.Err())
+		t.Fatalf("%s did not exit: %v", p.name, testbound.Err(ctx, ctx.Err()))
 	}
 }
 
@@ -98,7 +96,7 @@ func stop(ctx context.Context, t *testing.T, end func()) {
 	select {
 	case <-done:
 	case <-ctx.Done():
-		t.Fatalf("did not return: %v", ctx.Err())
+		t.Fatalf("did not return: %v", testbound.Err(ctx, ctx.Err()))
 	}
 }
 
@@ -175,7 +173,7 @@ func TestStdoutKeepsAllAProcessWroteBeforeExiting(t *testing.T) {
 		select {
 		case b = <-got:
 		case <-ctx.Done():
-			t.Fatalf("run %d: stdout did not end: %v", run, ctx.Err())
+			t.Fatalf("run %d: stdout did not end: %v", run, testbound.Err(ctx, ctx.Err()))
 		}
 		if err := p.Stop(); err != nil {
 			t.Fatalf("run %d: %v", run, err)
@@ -350,7 +348,7 @@ func TestKillAllKillsEverythingAtOnce(t *testing.T) {
 	select {
 	case <-stopped:
 	case <-ctx.Done():
-		t.Fatal("Stop did not return after KillAll")
+		t.Fatalf("Stop did not return after KillAll: %v", testbound.Err(ctx, nil))
 	}
 	for _, p := range []*Process{stubborn, willing} {
 		if got, want := p.ExitDescription(), "killed at once by SIGKILL"; got != want {

@@ -2,13 +2,13 @@ package probeclient_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -31,11 +31,10 @@ func form(user *probe.User, meta string) script.Step {
 // mock agent playing steps, and returns the agent once the turn has ended.
 func play(t *testing.T, o probeclient.Options, steps ...script.Step) *agent.Agent {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testbound.Context(t)
 	link, err := suite.ReferenceClient(o).Connect(ctx)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatal(testbound.Err(ctx, err))
 	}
 	a := agent.New(agent.Config{Timeout: 5 * time.Second})
 	a.Append(steps...)
@@ -45,7 +44,7 @@ func play(t *testing.T, o probeclient.Options, steps ...script.Step) *agent.Agen
 		link.Close()
 	})
 	if err := a.WaitTurns(ctx, 1); err != nil {
-		t.Fatalf("the prompt turn: %v", err)
+		t.Fatalf("the prompt turn: %v", testbound.Err(ctx, err))
 	}
 	return a
 }
@@ -123,8 +122,7 @@ func TestIgnoresUserAnswersValidlyButNotAsTold(t *testing.T) {
 // Main returns 0 when the prompt turn ends, without waiting for its stdin
 // to close: a process exits when its turn ends (docs/probe.md §2).
 func TestMainReturnsZeroWhenTheTurnEnds(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testbound.Context(t)
 	agentIn, clientOut := io.Pipe()
 	clientIn, agentOut := io.Pipe()
 	a := agent.New(agent.Config{Timeout: 5 * time.Second})
@@ -142,7 +140,7 @@ func TestMainReturnsZeroWhenTheTurnEnds(t *testing.T) {
 			t.Errorf("Main returned %d, want 0; stderr:\n%s", c, stderr.String())
 		}
 	case <-ctx.Done():
-		t.Fatal("Main did not return when the prompt turn ended")
+		t.Fatalf("Main did not return when the prompt turn ended: %v", testbound.Err(ctx, nil))
 	}
 	if v, u := a.Violations(), a.Unmet(); len(v)+len(u) > 0 {
 		t.Errorf("violations %q, unmet %q", v, u)
