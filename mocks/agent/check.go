@@ -134,7 +134,6 @@ func toIndex(v any) (int, bool) {
 	return 0, false
 }
 
-
 // showChoice writes an answer's content.choice: a string quoted, absent
 // as absent, any other value as JSON.
 func showChoice(v any) string {
