@@ -36,8 +36,8 @@ const startupChecks = "CAP-2/capabilities-without-elicitation,TOK-1/choice-0,RTE
 func TestEveryProcessGetsTheStartupTimeout(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
-	wrapper, starts := slowStart(t, 0, "2")
-	r := acpconform(t, nil, "agent", "--check", startupChecks, "--response-timeout", "1s", "--", wrapper, bin, "reference-agent")
+	wrapper, starts := slowStart(t, 0, "4")
+	r := acpconform(t, nil, "agent", "--check", startupChecks, "--response-timeout", "3s", "--", wrapper, bin, "reference-agent")
 	expectCode(t, r, reports.ExitConformant)
 	log, _ := os.ReadFile(starts)
 	if n := strings.Count(string(log), "\n"); n < 3 {
@@ -52,15 +52,18 @@ func TestEveryProcessGetsTheStartupTimeout(t *testing.T) {
 func TestAProcessThatDoesNotStartIsAnError(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
-	wrapper, _ := slowStart(t, 2, "5") // the start-up probe's and the first check's start at once
-	r := acpconform(t, nil, "agent", "--check", startupChecks, "--startup-timeout", "1s", "--", wrapper, bin, "reference-agent")
+	// The start-up probe's process and the first check's start at once;
+	// every later one never does. The bound leaves a loaded machine room
+	// for the first two.
+	wrapper, _ := slowStart(t, 2, "600")
+	r := acpconform(t, nil, "agent", "--check", startupChecks, "--startup-timeout", "8s", "--", wrapper, bin, "reference-agent")
 	expectCode(t, r, reports.ExitCouldNotRun)
 	errs := 0
 	for _, c := range r.report.Checks {
 		switch c.State {
 		case reports.StateError:
 			errs++
-			if !strings.Contains(c.Failure, "did not start in time") || !strings.Contains(c.Failure, "--startup-timeout 1s") {
+			if !strings.Contains(c.Failure, "did not start in time") || !strings.Contains(c.Failure, "--startup-timeout 8s") {
 				t.Errorf("%s is an error whose reason does not say it did not start within --startup-timeout: %s", c.ID, c.Failure)
 			}
 		case reports.StateFailed:
@@ -98,7 +101,7 @@ func TestASlowRelayIsConformant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := acpconform(t, nil, "relay", "--response-timeout", "2s", "--check", "RTE-5/*,REL-1/answers-unchanged",
+	r := acpconform(t, nil, "relay", "--response-timeout", "2.5s", "--check", "RTE-5/*,REL-1/answers-unchanged",
 		"--", "python3", relay, "1.5", "{agent}")
 	expectCode(t, r, reports.ExitConformant)
 }
