@@ -274,10 +274,18 @@ func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 		e.keepEvidence(link, a.Transcript().String)
 	})
 	e.mustStart("the client's initialize", a.WaitInitialize(e.startWait(ctx)))
-	wait, cancel := context.WithTimeout(ctx, e.response*time.Duration(1+len(steps)))
+	wait, cancel := context.WithTimeout(ctx, e.turnBound(len(steps)))
 	defer cancel()
 	must("the client's prompt turn", a.WaitTurns(wait, 1))
 	return clientTurn{a, link}
+}
+
+// turnBound bounds the prompt turn of a client started for a check, with
+// steps requests in it: the client's way from initialize to its
+// session/new and prompt is still its start (a Node client at load 20
+// takes seconds over it), then each request gets the response timeout.
+func (e *env) turnBound(steps int) time.Duration {
+	return e.startup + e.response*time.Duration(1+steps)
 }
 
 // expectValid fails the check when the client broke CLI-2 in the turn: an
@@ -383,7 +391,7 @@ func (e *env) advertisesForm(ctx context.Context) bool {
 		}
 	})
 	e.mustStart("the client's initialize, to read the capabilities it initializes with,", a.WaitInitialize(e.startWait(ctx)))
-	wait, cancel := context.WithTimeout(ctx, e.response)
+	wait, cancel := context.WithTimeout(ctx, e.turnBound(0))
 	defer cancel()
 	must("a prompt turn of the client, to read the capabilities it initializes with,", a.WaitTurns(wait, 1))
 	e.form, e.known, read = script.AdvertisesForm(a.Capabilities()), true, true

@@ -26,7 +26,10 @@ func TestAgent(t *testing.T) {
 	RunSpecs(t, "Mock agent")
 }
 
-var within = SpecTimeout(10 * time.Second)
+// within bounds every spec against a hang: a hang fails the spec instead
+// of the run. It is no speed limit: a spec that loops hundreds of times
+// takes many times longer on a loaded 2-core machine.
+var within = SpecTimeout(2 * time.Minute)
 
 // deploy is the typed choice most specs send: two choices, the second the
 // default and described.

@@ -21,7 +21,10 @@ func TestClient(t *testing.T) {
 	RunSpecs(t, "Mock client")
 }
 
-var within = SpecTimeout(10 * time.Second)
+// within bounds every spec against a hang: a hang fails the spec instead
+// of the run. It is no speed limit: a spec that loops hundreds of times
+// takes many times longer on a loaded 2-core machine.
+var within = SpecTimeout(2 * time.Minute)
 
 // transport connects a mock client to a fresh reference probe agent.
 type transport func() wire.Conn
