@@ -213,16 +213,13 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 			}
 		case s.State == types.SpecStateInterrupted:
 			c.State = StateInterrupted
-		case slices.ContainsFunc(s.ReportEntries, func(e types.ReportEntry) bool { return e.Name == EntryNotStarted }):
+		case DidNotStart(s):
 			c.State = StateError
 		default:
 			c.State = StateFailed
 		}
 		failure := s.Failure
-		ses1 := false
-		for _, e := range s.ReportEntries {
-			ses1 = ses1 || e.Name == EntrySES1
-		}
+		ses1 := hasEntry(s, EntrySES1)
 		if s.NumAttempts > 1 && len(s.AdditionalFailures) > 0 {
 			first := s.AdditionalFailures[0].Failure
 			first.Message = WithoutAttempt(first.Message)
@@ -267,6 +264,15 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 		run.Checks = append(run.Checks, c)
 	}
 	return run
+}
+
+// DidNotStart reports whether a check's subject did not start in time, so
+// that the check did not run (EntryNotStarted).
+func DidNotStart(s types.SpecReport) bool { return hasEntry(s, EntryNotStarted) }
+
+// hasEntry reports whether the spec has a report entry of that name.
+func hasEntry(s types.SpecReport, name string) bool {
+	return slices.ContainsFunc(s.ReportEntries, func(e types.ReportEntry) bool { return e.Name == name })
 }
 
 // joinTranscripts is the transcripts of a check as one text, each bounded

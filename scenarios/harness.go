@@ -240,7 +240,13 @@ func (e *env) wait(ctx context.Context) context.Context { return e.waitHops(ctx,
 // under test, each of which may take its time: the response timeout for
 // each (no contract rule limits a relay's latency).
 func (e *env) waitHops(ctx context.Context, hops int) context.Context {
-	w, cancel := peer.WithBound(ctx, e.response*time.Duration(hops)) // its errors say the bound: "within 5s"
+	return bounded(ctx, e.response*time.Duration(hops))
+}
+
+// bounded is ctx bounded by d for the rest of the spec; its errors say
+// the bound: "within 5s".
+func bounded(ctx context.Context, d time.Duration) context.Context {
+	w, cancel := peer.WithBound(ctx, d)
 	DeferCleanup(cancel)
 	return w
 }

@@ -7,7 +7,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
-	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/suite"
 )
@@ -26,11 +25,7 @@ import (
 
 // startWait is a context for one wait that is part of the subject's
 // start: its connection, its first initialize.
-func (e *env) startWait(ctx context.Context) context.Context {
-	w, cancel := peer.WithBound(ctx, e.startup)
-	DeferCleanup(cancel)
-	return w
-}
+func (e *env) startWait(ctx context.Context) context.Context { return bounded(ctx, e.startup) }
 
 // connectSubject opens a fresh connection to the subject, the start of a
 // process for a command, within the startup timeout. what names the

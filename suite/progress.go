@@ -3,7 +3,6 @@ package suite
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -126,7 +125,7 @@ func (p *progress) spec(s types.SpecReport) {
 	switch {
 	case s.State == types.SpecStatePassed:
 		c["passed"]++
-	case slices.ContainsFunc(s.ReportEntries, func(e types.ReportEntry) bool { return e.Name == reports.EntryNotStarted }):
+	case reports.DidNotStart(s):
 		c["errors"]++ // did not run: neither passed nor failed
 	case s.State.Is(types.SpecStateFailureStates):
 		c["failed"]++
