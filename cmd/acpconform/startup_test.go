@@ -130,3 +130,19 @@ func TestNoProbeSaysWhatItSaw(t *testing.T) {
 		})
 	}
 }
+
+// TestAClientSlowToExitIsConformant: a client that takes longer than
+// --response-timeout to exit after its turn (a runtime shutting its agent
+// down on a loaded machine) passes CLI-5/exits-after-turn: a process's end
+// is bounded by --startup-timeout, as its start is.
+func TestAClientSlowToExitIsConformant(t *testing.T) {
+	t.Parallel()
+	bin, _ := binaries(t)
+	wrapper := filepath.Join(t.TempDir(), "slow-exit.sh")
+	script := "#!/bin/sh\n\"$@\"\ncode=$?\nsleep 3\nexit $code\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := acpconform(t, nil, "client", "--check", "CLI-5/exits-after-turn", "--response-timeout", "1s", "--", wrapper, bin, "reference-client")
+	expectCode(t, r, reports.ExitConformant)
+}
