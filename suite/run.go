@@ -48,10 +48,13 @@ type Config struct {
 	Heartbeat time.Duration
 	// DryRun walks the catalogue without running a check, to list it.
 	DryRun bool
-	// Shard, when its Count is above 1, keeps the run to one shard's share
-	// of the checks LabelFilter selects: the report's SuiteConfig holds the
+	// Shard, when set, keeps the run to one shard's share of the checks
+	// LabelFilter selects (see [Deal]): the report's SuiteConfig holds the
 	// label filter that results.
 	Shard reports.Shard
+	// OnDeal, when set with Shard, is called with the IDs of the checks
+	// dealt to the shard, before any runs: its report records them.
+	OnDeal func(dealt []string)
 	// OnStart is called once the run has begun and Ginkgo handles
 	// interrupts: from then on, Ctrl-C ends the check at hand and skips the
 	// rest, and Run still returns the report.
@@ -102,11 +105,15 @@ func Run(cfg Config, define func()) types.Report {
 	reporterConfig.Verbose = cfg.Verbose
 	reporterConfig.NoColor = cfg.NoColor
 	description := "acpconform: " + cfg.Subject.Name()
-	if cfg.Shard.Count > 1 {
+	if cfg.Shard.Count > 0 {
 		// A preview walks the tree without running it: the checks it
 		// would run are what the shards share.
 		preview := ginkgo.PreviewSpecs(description, suiteConfig, reporterConfig)
-		suiteConfig.LabelFilter = shardFilter(suiteConfig.LabelFilter, cfg.Shard, preview)
+		dealt := Deal(Selectable(preview.SpecReports, nil), cfg.Shard)
+		suiteConfig.LabelFilter = shareFilter(suiteConfig.LabelFilter, dealt)
+		if cfg.OnDeal != nil {
+			cfg.OnDeal(dealt)
+		}
 	}
 	if cfg.Progress != nil {
 		p := newProgress(cfg.Progress, cfg.Heartbeat)
@@ -125,6 +132,19 @@ func Run(cfg Config, define func()) types.Report {
 	}
 	ginkgo.RunSpecs(&failRecorder{}, description, suiteConfig, reporterConfig)
 	return report
+}
+
+// Preview declares the catalogue with define and walks it without
+// running a check, in the order Run would run it: every check's labels,
+// for a caller to select and deal on its own (acpconform merge). Ginkgo
+// keeps what is declared for the life of the process, so a process
+// previews once, and runs nothing after.
+func Preview(define func()) types.Report {
+	ginkgo.Describe("", define)
+	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
+	suiteConfig.LabelFilter = ""
+	suiteConfig.RandomSeed = 1
+	return ginkgo.PreviewSpecs("acpconform: preview", suiteConfig, reporterConfig)
 }
 
 // Selected returns what the run's label filter selects; nil when it
