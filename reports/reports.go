@@ -100,10 +100,17 @@ type Run struct {
 	Version  string // of acpconform
 	Contract string // the contract revision
 	Shard    Shard  // the part of a split run this run is; zero for a whole run
-	Verdict  Verdict
-	Reason   string // one line: why the verdict
-	Seconds  float64
-	Checks   []Check
+	// Selection is what the run selected; zero in a report of an older
+	// acpconform.
+	Selection Selection
+	// Dealt is, for a shard, the IDs of the checks dealt to it, empty
+	// when none were; nil for a whole run, or a shard that stopped before
+	// its checks were dealt.
+	Dealt   []string
+	Verdict Verdict
+	Reason  string // one line: why the verdict
+	Seconds float64
+	Checks  []Check
 	// Problems lists what fails the run, a line each: new failures, stale
 	// baseline entries, a broken run.
 	Problems []string

@@ -2,8 +2,10 @@ package reports_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,14 +39,46 @@ func check(id, state string) reports.Check {
 	return c
 }
 
-// shardRun is shard i of n of one run, its checks with the states given.
+// shardRun is shard i of n of one run, its checks with the states given:
+// those not deselected were dealt to it. Without states, it stopped
+// before its checks were dealt.
 func shardRun(i, n int, states ...string) reports.ShardRun {
 	run := reports.Run{Subject: "my-agent", Command: "./my-agent", Version: "v1.2.3", Contract: "r1",
-		Verdict: reports.Conformant, Shard: reports.Shard{Index: i, Count: n}, Seconds: float64(i)}
+		Verdict: reports.Conformant, Shard: reports.Shard{Index: i, Count: n}, Seconds: float64(i),
+		Selection: reports.Selection{Catalogue: "agent", Filter: "area: containsAny TOK"}}
 	for k, st := range states {
-		run.Checks = append(run.Checks, check("TOK-"+string(rune('1'+k))+"/c", st))
+		run.Checks = append(run.Checks, check(tok(k+1), st))
+		if run.Dealt == nil {
+			run.Dealt = []string{}
+		}
+		if st != desl {
+			run.Dealt = append(run.Dealt, tok(k+1))
+		}
 	}
 	return reports.ShardRun{File: filepath.Join("shard-"+string(rune('0'+i)), "report.json"), Run: run}
+}
+
+// tok is the ID of the kth check of the merge tests' catalogue.
+func tok(k int) string { return "TOK-" + string(rune('0'+k)) + "/c" }
+
+// own is merge's own catalogue in these tests: the checks TOK-1/c to
+// TOK-n/c, of which the selection selects the first selected (all when
+// it is 0), dealt round-robin.
+func own(n, selected int) reports.Expect {
+	return func(sel reports.Selection, shard reports.Shard) ([]reports.Check, []string, error) {
+		if sel.Catalogue != "agent" {
+			return nil, nil, fmt.Errorf("catalogue %q is none of this acpconform's", sel.Catalogue)
+		}
+		var checks []reports.Check
+		dealt := []string{}
+		for k := 1; k <= n; k++ {
+			checks = append(checks, check(tok(k), ""))
+			if (selected == 0 || k <= selected) && (k-1)%shard.Count == shard.Index-1 {
+				dealt = append(dealt, tok(k))
+			}
+		}
+		return checks, dealt, nil
+	}
 }
 
 const (
@@ -58,7 +92,7 @@ func TestMergeTakesEachCheckFromItsShard(t *testing.T) {
 	a := shardRun(1, 2, pass, desl, fail, desl)
 	b := shardRun(2, 2, desl, skip, desl, desl)  // the fourth: no shard selected it
 	a.Run.Checks[2].Known = "a shard's baseline" // the merge's own baseline judges
-	run, interruption, err := reports.Merge([]reports.ShardRun{b, a})
+	run, interruption, err := reports.Merge([]reports.ShardRun{b, a}, own(4, 3))
 	if err != nil || interruption != "" {
 		t.Fatalf("Merge: %v, %q", err, interruption)
 	}
@@ -69,7 +103,7 @@ func TestMergeTakesEachCheckFromItsShard(t *testing.T) {
 	if want := "TOK-1/c passed |TOK-2/c skipped |TOK-3/c failed |TOK-4/c deselected "; strings.Join(got, "|") != want {
 		t.Errorf("merged checks %q, want %q", strings.Join(got, "|"), want)
 	}
-	if run.Shard != (reports.Shard{}) || run.Subject != "my-agent" || run.Version != "v1.2.3" || run.Seconds != 2 || run.Verdict != "" {
+	if run.Shard != (reports.Shard{}) || run.Subject != "my-agent" || run.Version != "v1.2.3" || run.Seconds != 2 || run.Verdict != "" || run.Selection != a.Run.Selection || run.Dealt != nil {
 		t.Errorf("merged run %+v: want the whole run of my-agent, the longest shard's seconds, no verdict yet", run)
 	}
 	reports.Decide(&run, nil, interruption, len(run.Problems) > 0)
@@ -84,31 +118,105 @@ func TestMergeRefusesWhatIsNotOneRun(t *testing.T) {
 		f(&s.Run)
 		return s
 	}
+	one := shardRun(1, 3, pass, desl, desl)
+	three := shardRun(3, 3, desl, desl, pass)
+	nope := func(s reports.ShardRun) reports.ShardRun {
+		s.Run.Selection.Catalogue = "nope"
+		return s
+	}
 	for _, tc := range []struct {
 		shards []reports.ShardRun
 		want   string
 	}{
-		{[]reports.ShardRun{shardRun(1, 3, pass, desl, desl), shardRun(3, 3, desl, desl, pass)}, "shard 2 of 3 is missing"},
+		{[]reports.ShardRun{one, three}, "shard 2 of 3 is missing"},
 		{[]reports.ShardRun{shardRun(2, 3, desl, pass, desl)}, "shards 1 and 3 of 3 are missing"},
 		{[]reports.ShardRun{shardRun(1, 2, pass, desl), shardRun(1, 2, pass, desl)}, "shard-1/report.json: shard 1 of 2, and so is shard-1/report.json"},
-		{[]reports.ShardRun{shardRun(1, 3, pass, desl, desl), shardRun(2, 2, desl, pass)}, `shard-2/report.json: shards "2", and shard-1/report.json has "3"`},
-		{[]reports.ShardRun{shardRun(1, 3, pass, desl, desl), other(func(r *reports.Run) { r.Subject = "your-agent" })}, `subject "your-agent", and shard-1/report.json has "my-agent"`},
-		{[]reports.ShardRun{shardRun(1, 3, pass, desl, desl), other(func(r *reports.Run) { r.Command = "./b" })}, `command "./b"`},
-		{[]reports.ShardRun{shardRun(1, 3, pass, desl, desl), other(func(r *reports.Run) { r.Version = "v9" })}, `acpconform version "v9"`},
-		{[]reports.ShardRun{shardRun(1, 3, pass, desl, desl), other(func(r *reports.Run) { r.Contract = "r9" })}, `contract revision "r9"`},
+		{[]reports.ShardRun{one, shardRun(2, 2, desl, pass)}, `shard-2/report.json: shards "2", and shard-1/report.json has "3"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Subject = "your-agent" })}, `subject "your-agent", and shard-1/report.json has "my-agent"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Command = "./b" })}, `command "./b"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Version = "v9" })}, `acpconform version "v9"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Contract = "r9" })}, `contract revision "r9"`},
 		{[]reports.ShardRun{shardRun(1, 2, pass, desl), {File: "whole.json", Run: reports.Run{Subject: "my-agent"}}}, "whole.json: not the report of a shard"},
-		{[]reports.ShardRun{shardRun(1, 2, pass, desl), shardRun(2, 2, desl, pass, pass)}, "shard-2/report.json: 3 checks, and shard-1/report.json has 2"},
-		{[]reports.ShardRun{shardRun(1, 2, pass, pass), shardRun(2, 2, desl, pass)}, "shard-1/report.json and shard-2/report.json both ran TOK-2/c"},
 		{nil, "no report to merge"},
+
+		// The selection, recorded and compared.
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Selection = reports.Selection{} })}, "shard-2/report.json: a shard's report without its selection and dealt checks, from an acpconform older than this merge: run the shards again"},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Selection.Filter = "area: containsAny VAL" })}, `shard-2/report.json: selection "area: containsAny VAL", and shard-1/report.json has "area: containsAny TOK"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Selection.Catalogue = "client" })}, `shard-2/report.json: catalogue "client", and shard-1/report.json has "agent"`},
+		{[]reports.ShardRun{nope(one), other(func(r *reports.Run) { r.Selection.Catalogue = "nope" }), nope(three)}, `shard-1/report.json: catalogue "nope" is none of this acpconform's`},
+
+		// Each shard ran its share, as merge deals it, and no more.
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks = nil }), three}, "shard-2/report.json: shard 2 of 3 was dealt TOK-2/c and does not report it run (it is missing, or deselected)"},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks, r.Dealt = nil, nil }), three}, "shard-2/report.json: shard 2 of 3, conformant, yet it lists none of the 1 checks dealt to it"},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[1].State = desl }), three}, "shard-2/report.json: shard 2 of 3 was dealt TOK-2/c and does not report it run"},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Dealt = []string{tok(3)} }), three}, `shard-2/report.json: shard 2 of 3 was dealt ["TOK-3/c"], and merge deals it ["TOK-2/c"]`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Dealt = nil }), three}, "shard-2/report.json: shard 2 of 3 lists checks, but not the IDs of those dealt to it"},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[2].State = pass }), three}, "shard-2/report.json: shard 2 of 3 reports TOK-3/c passed, which was not dealt to it"},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks = append(r.Checks, check(tok(4), desl)) }), three}, "shard-2/report.json: 4 checks, and merge's own catalogue has 3 for this selection"},
+
+		// Each check is merge's own, as its catalogue has it.
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[1].ID = "TOK-2/forged" }), three}, `shard-2/report.json: check 2: "TOK-2/forged", and merge's own catalogue has TOK-2/c there`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[1].Level = "SHOULD" }), three}, `shard-2/report.json: check 2: TOK-2/c cites ["TOK-2"] at level "SHOULD", and merge's own catalogue TOK-2 at MUST`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[1].Rules = []string{"TOK-2", "TOK-99"} }), three}, `check 2: TOK-2/c cites ["TOK-2" "TOK-99"] at level "MUST"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) {
+			r.Checks[1].Rules = append(r.Checks[1].Rules, "SES-1")
+			r.Checks[1].Level = "SHOULD"
+		}), three}, `check 2: TOK-2/c cites ["TOK-2" "SES-1"] at level "SHOULD"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[1].Name = "check TOK-9/c" }), three}, `check 2: TOK-2/c is "check TOK-9/c" (area "TOK", role "agent"), and merge's own catalogue has "check TOK-2/c"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[0].Area = "VAL" }), three}, `check 1: TOK-1/c is "check TOK-1/c" (area "VAL"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[0].Role = "client" }), three}, `role "client"`},
 	} {
-		if _, _, err := reports.Merge(tc.shards); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, _, err := reports.Merge(tc.shards, own(3, 0)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Merge: %v, want an error saying %q", err, tc.want)
 		}
 	}
-	renamed := shardRun(2, 2, desl, pass)
-	renamed.Run.Checks[1].ID = "TOK-9/x"
-	if _, _, err := reports.Merge([]reports.ShardRun{shardRun(1, 2, pass, desl), renamed}); err == nil || !strings.Contains(err.Error(), "check 2 is TOK-9/x, and in shard-1/report.json it is TOK-2/c") {
-		t.Errorf("Merge of different catalogues: %v", err)
+}
+
+// TestMergeTakesWhatARunMayReport: a check that failed SES-1 cites it,
+// a MUST, and a shard that stopped short need not have run its share.
+func TestMergeTakesWhatARunMayReport(t *testing.T) {
+	ses1 := shardRun(2, 2, desl, fail)
+	ses1.Run.Checks[1].Rules = append(ses1.Run.Checks[1].Rules, "SES-1")
+	if _, _, err := reports.Merge([]reports.ShardRun{shardRun(1, 2, pass, desl), ses1}, own(2, 0)); err != nil {
+		t.Errorf("a check that failed SES-1: %v", err)
+	}
+
+	// An agent that asked nothing: the run is nothing checked.
+	asked := shardRun(1, 2)
+	asked.Run.Verdict, asked.Run.Reason = reports.NothingChecked, "the agent answered without asking"
+	asked.Run.Checks = []reports.Check{reports.NothingAsked("my-agent", "it answered")}
+	run, interruption, err := reports.Merge([]reports.ShardRun{asked, shardRun(2, 2, desl, pass)}, own(2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports.Decide(&run, nil, interruption, len(run.Problems) > 0)
+	if run.Verdict != reports.NothingChecked || run.Reason != "shard 1 of 2: the agent answered without asking" || len(run.Checks) != 1 {
+		t.Errorf("merged run %s (%s), %d checks; want nothing checked, naming shard 1 of 2", run.Verdict, run.Reason, len(run.Checks))
+	}
+
+	// A shard with no share: nothing checked, and complete.
+	empty := shardRun(2, 2, desl, desl)
+	empty.Run.Verdict = reports.NothingChecked
+	run, interruption, err = reports.Merge([]reports.ShardRun{shardRun(1, 2, pass, desl), empty}, own(2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports.Decide(&run, nil, interruption, len(run.Problems) > 0)
+	if run.Verdict != reports.Conformant {
+		t.Errorf("with a shard of no share: merged %s (%s), want conformant", run.Verdict, run.Reason)
+	}
+
+	// Interrupted before it reached a check dealt to it.
+	stopped := shardRun(2, 2, desl, desl)
+	stopped.Run.Dealt = []string{tok(2)}
+	stopped.Run.Verdict, stopped.Run.Reason = reports.Interrupted, "interrupted"
+	run, interruption, err = reports.Merge([]reports.ShardRun{shardRun(1, 2, pass, desl), stopped}, own(2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports.Decide(&run, nil, interruption, len(run.Problems) > 0)
+	if run.Verdict != reports.Interrupted {
+		t.Errorf("with an interrupted shard: merged %s (%s), want interrupted", run.Verdict, run.Reason)
 	}
 }
 
@@ -116,7 +224,7 @@ func TestMergeNamesTheShardThatCouldNotRunOrWasInterrupted(t *testing.T) {
 	down := shardRun(2, 3)
 	down.Run.Verdict, down.Run.Reason = reports.CouldNotRun, "the process exited with status 1"
 	down.Run.Checks = []reports.Check{reports.StartUp("my-agent", "agent", "exit status 1")}
-	run, _, err := reports.Merge([]reports.ShardRun{shardRun(1, 3, pass, desl, desl), down, shardRun(3, 3, desl, desl, pass)})
+	run, _, err := reports.Merge([]reports.ShardRun{shardRun(1, 3, pass, desl, desl), down, shardRun(3, 3, desl, desl, pass)}, own(3, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +235,7 @@ func TestMergeNamesTheShardThatCouldNotRunOrWasInterrupted(t *testing.T) {
 
 	stopped := shardRun(3, 3)
 	stopped.Run.Verdict, stopped.Run.Reason = reports.Interrupted, "interrupted, while the subject was starting"
-	run, interruption, err := reports.Merge([]reports.ShardRun{shardRun(1, 3, pass, desl, desl), shardRun(2, 3, desl, pass, desl), stopped})
+	run, interruption, err := reports.Merge([]reports.ShardRun{shardRun(1, 3, pass, desl, desl), shardRun(2, 3, desl, pass, desl), stopped}, own(3, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +246,7 @@ func TestMergeNamesTheShardThatCouldNotRunOrWasInterrupted(t *testing.T) {
 
 	broke := shardRun(2, 2, desl, pass)
 	broke.Run.Problems = []string{reports.ProblemBroke}
-	run, _, err = reports.Merge([]reports.ShardRun{shardRun(1, 2, pass, desl), broke})
+	run, _, err = reports.Merge([]reports.ShardRun{shardRun(1, 2, pass, desl), broke}, own(2, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,8 +288,23 @@ func TestReadJSONReadsWhatWriteJSONWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Shard != s.Run.Shard || got.Subject != "my-agent" || got.Command != "./my-agent" || got.Verdict != reports.Conformant ||
-		len(got.Checks) != 2 || got.Checks[1].Failure != "it failed" || got.Problems[0] != "new failure: x" {
+		len(got.Checks) != 2 || got.Checks[1].Failure != "it failed" || got.Problems[0] != "new failure: x" ||
+		got.Selection != s.Run.Selection || !slices.Equal(got.Dealt, []string{tok(2)}) {
 		t.Errorf("read back %+v", got)
+	}
+
+	// An empty share is an empty list; a shard that stopped before its
+	// checks were dealt, and a whole run, have none.
+	for _, dealt := range [][]string{{}, nil} {
+		s.Run.Dealt = dealt
+		buf.Reset()
+		if err := reports.WriteJSON(&buf, s.Run); err != nil {
+			t.Fatal(err)
+		}
+		got, err := reports.ReadJSON(&buf)
+		if err != nil || (got.Dealt == nil) != (dealt == nil) || len(got.Dealt) != 0 {
+			t.Errorf("dealt %#v read back as %#v, %v", dealt, got.Dealt, err)
+		}
 	}
 
 	// A report of a whole run, as acpconform wrote before shards, reads

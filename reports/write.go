@@ -120,19 +120,23 @@ const FormatVersion = 2
 
 // JSON is the JSON report.
 type JSON struct {
-	Acpconform int      `json:"acpconform"` // FormatVersion
-	Version    string   `json:"version,omitempty"`
-	Contract   string   `json:"contract,omitempty"`
-	Subject    string   `json:"subject"`
-	Command    string   `json:"command,omitempty"`
-	Shard      *Shard   `json:"shard,omitempty"` // a shard's report: merge reads it
-	Verdict    Verdict  `json:"verdict"`
-	Reason     string   `json:"reason"`
-	Succeeded  bool     `json:"succeeded"` // the verdict is conformant
-	Seconds    float64  `json:"seconds"`
-	Totals     Totals   `json:"totals"`
-	Problems   []string `json:"problems,omitempty"`
-	Checks     []Check  `json:"checks"`
+	Acpconform int    `json:"acpconform"` // FormatVersion
+	Version    string `json:"version,omitempty"`
+	Contract   string `json:"contract,omitempty"`
+	Subject    string `json:"subject"`
+	Command    string `json:"command,omitempty"`
+	Shard      *Shard `json:"shard,omitempty"` // a shard's report: merge reads it
+	// Selection is what the run selected: merge compares the shards'.
+	Selection *Selection `json:"selection,omitempty"`
+	// Dealt is a shard's share: the IDs of the checks dealt to it.
+	Dealt     *[]string `json:"dealt,omitempty"`
+	Verdict   Verdict   `json:"verdict"`
+	Reason    string    `json:"reason"`
+	Succeeded bool      `json:"succeeded"` // the verdict is conformant
+	Seconds   float64   `json:"seconds"`
+	Totals    Totals    `json:"totals"`
+	Problems  []string  `json:"problems,omitempty"`
+	Checks    []Check   `json:"checks"`
 }
 
 // WriteJSON writes the JSON report of r.
@@ -146,6 +150,12 @@ func WriteJSON(w io.Writer, r Run) error {
 	}
 	if r.Shard.Count > 0 {
 		j.Shard = &r.Shard
+	}
+	if r.Selection.Catalogue != "" {
+		j.Selection = &r.Selection
+	}
+	if r.Dealt != nil {
+		j.Dealt = &r.Dealt
 	}
 	// Each failed check names its cause, and what a timeout followed;
 	// ReadJSON leaves both out, and merge works them out again.

@@ -309,6 +309,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	}
 	run.Seconds = time.Since(started).Seconds()
 	run.Shard = f.shard.shard
+	run.Selection = reports.Selection{Catalogue: c.cmd, Filter: cfg.LabelFilter}
 	run.Version, run.Contract, run.Command = version.String(), suite.Revision(), c.command
 	c.settle(&run)
 	return c.finish(run, outputErr), nil
@@ -351,6 +352,8 @@ func (c *checking) catalogue() reports.Run {
 		cfg.Output = c.stderr // Ginkgo's spec by spec; stdout keeps the summary
 		cfg.NoColor = !colour(os.Stderr)
 	}
+	var dealt []string // nil unless a shard's run deals its share
+	cfg.OnDeal = func(ids []string) { dealt = ids }
 	o := c.o
 	o.Response, o.Scenario, o.Startup, o.Promptly = cfg.Response, cfg.Scenario, c.f.startup, c.f.promptly
 	report := suite.Run(cfg, func() { catalogues(c.subjects, o) })
@@ -364,6 +367,7 @@ func (c *checking) catalogue() reports.Run {
 	cfg.LabelFilter = report.SuiteConfig.LabelFilter
 	selected, _ := cfg.Selected() // config checked the filter
 	run := reports.FromGinkgo(report, c.name, selected, c.ctx.Err() != nil)
+	run.Dealt = dealt
 	if suiteBroke(report) && c.ctx.Err() == nil {
 		run.Problems = append(run.Problems, "the run itself did not complete: "+strings.Join(report.SpecialSuiteFailureReasons, "; "))
 	}

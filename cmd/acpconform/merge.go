@@ -5,10 +5,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"sync"
 
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	"github.com/spf13/cobra"
 
+	"github.com/acpconform/acpconform/reference/probeclient"
 	"github.com/acpconform/acpconform/reports"
+	"github.com/acpconform/acpconform/scenarios"
+	"github.com/acpconform/acpconform/suite"
 )
 
 const mergeLong = `
@@ -22,9 +29,15 @@ run, or was interrupted, makes the whole run so, naming the shard.
 
 merge reads report.json alone: it holds everything the other reports
 hold. The files must be every shard of one N, each once, of the same
-subject, command, acpconform version and contract revision; anything
-else, and a file that is not such a report (another format, unreadable,
-truncated), is a usage error naming the file and why (exit 2).
+subject, command, acpconform version, contract revision and selection
+(--check, --id, --label-filter, --no-probe). merge trusts no shard to
+have run its share: it deals the shares again from its own catalogue, and
+each shard must have been dealt what merge deals it, list the checks of
+merge's catalogue with their own rules and levels, and report every check
+dealt to it run, unless it could not run, was interrupted or was nothing
+checked. Anything else, and a file that is not such a report (another
+format, an older acpconform's, unreadable, truncated), is a usage error
+naming the file and why (exit 2).
 
 Exit codes: acpconform help exit-codes.`
 
@@ -48,7 +61,7 @@ func (a *app) mergeCommand() *cobra.Command {
 				}
 				shards = append(shards, reports.ShardRun{File: file, Run: run})
 			}
-			run, interruption, err := reports.Merge(shards)
+			run, interruption, err := reports.Merge(shards, ownShare)
 			if err != nil {
 				return exitUsage, usagef(cmd, "%v", err)
 			}
@@ -98,4 +111,73 @@ func readShardReport(file string) (reports.Run, error) {
 		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 	}
 	return run, nil
+}
+
+// ownCatalogue is merge's own knowledge of the catalogue of each command
+// that runs one (run, agent, client, relay): its checks as a report lists
+// them, and each one's labels, for a shard's filter to select. One
+// preview walks them all: Ginkgo keeps what a process declares.
+var ownCatalogue = sync.OnceValue(func() map[string]ownChecks {
+	commands := []struct {
+		name string
+		run  subjects
+	}{
+		{"run", referenceRun()},
+		{"agent", subjects{list: []suite.Subject{suite.Reference()}}},
+		{"client", subjects{list: []suite.Subject{suite.ReferenceClient(probeclient.Options{})}}},
+		{"relay", subjects{list: []suite.Subject{suite.ReferenceMirror()}}},
+	}
+	preview := suite.Preview(func() {
+		for _, c := range commands {
+			ginkgo.Describe(c.name, func() { catalogues(c.run.list, scenarios.Options{}) })
+		}
+	})
+	own := map[string]ownChecks{}
+	for _, c := range commands {
+		inScope := func([]string) bool { return true }
+		if c.run.scope != "" {
+			inScope, _ = types.ParseLabelFilter(c.run.scope) // the runs' own: run checks it
+		}
+		var specs types.SpecReports
+		for _, s := range preview.SpecReports {
+			// Below Preview's container, the command's: a run has neither.
+			if s.LeafNodeType != types.NodeTypeIt || len(s.ContainerHierarchyTexts) < 2 || s.ContainerHierarchyTexts[1] != c.name || !inScope(s.Labels()) {
+				continue
+			}
+			s.ContainerHierarchyTexts = slices.Delete(slices.Clone(s.ContainerHierarchyTexts), 1, 2)
+			s.ContainerHierarchyLabels = slices.Delete(slices.Clone(s.ContainerHierarchyLabels), 1, 2)
+			specs = append(specs, s)
+		}
+		checks := reports.FromGinkgo(types.Report{SpecReports: specs}, "", nil, false).Checks
+		for i := range checks {
+			checks[i] = reports.Check{ID: checks[i].ID, Name: checks[i].Name, Area: checks[i].Area, Role: checks[i].Role, Level: checks[i].Level, Rules: checks[i].Rules}
+		}
+		own[c.name] = ownChecks{specs: specs, checks: checks}
+	}
+	return own
+})
+
+// ownChecks is the catalogue of one command, as merge knows it.
+type ownChecks struct {
+	specs  types.SpecReports
+	checks []reports.Check // of specs, in order: what a report lists
+}
+
+// ownShare is what merge expects of a shard of sel (see [reports.Expect]):
+// the checks of sel's catalogue and the share of them dealt to shard, as
+// the run deals it.
+func ownShare(sel reports.Selection, shard reports.Shard) ([]reports.Check, []string, error) {
+	own, ok := ownCatalogue()[sel.Catalogue]
+	if !ok {
+		return nil, nil, fmt.Errorf("catalogue %q is none of this acpconform's (run, agent, client, relay)", sel.Catalogue)
+	}
+	var selected func([]string) bool
+	if sel.Filter != "" {
+		f, err := types.ParseLabelFilter(sel.Filter)
+		if err != nil {
+			return nil, nil, fmt.Errorf("selection %q is no label filter: %s", sel.Filter, plainGinkgoError(err))
+		}
+		selected = f
+	}
+	return slices.Clone(own.checks), suite.Deal(suite.Selectable(own.specs, selected), shard), nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,7 +182,113 @@ func TestMergeRefusesOtherRuns(t *testing.T) {
 	}
 }
 
-// run2 runs acpconform in this process: merge runs no Ginkgo suite.
+// TestMergeRefusesTamperedShards: merge trusts no shard to have run its
+// share. Shard 2 of a genuine run, edited as someone could, or run with
+// another selection, is a usage error naming its file and why.
+func TestMergeRefusesTamperedShards(t *testing.T) {
+	t.Parallel()
+	parts := shards(t, 2, "run", "--check", "VAL-*")
+	for _, p := range parts {
+		expectCode(t, p, 0)
+	}
+	expectCode(t, merge(t, parts), 0) // as they are
+	file := func(r result) string { return filepath.Join(r.dir, "report.json") }
+	// Each check dealt to shard 2 is an index in its checks.
+	var dealt []int
+	for i, c := range parts[1].report.Checks {
+		if c.State != reports.StateDeselected {
+			dealt = append(dealt, i)
+		}
+	}
+	if len(dealt) != 8 {
+		t.Fatalf("shard 2 of 2 ran %d of the 16 VAL checks, want 8", len(dealt))
+	}
+	first := parts[1].report.Checks[dealt[0]]
+	// tampered writes shard 2's report.json as edit leaves it.
+	tampered := func(edit func(doc map[string]any, checks []any)) string {
+		data, err := os.ReadFile(file(parts[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		edit(doc, doc["checks"].([]any))
+		if data, err = json.Marshal(doc); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "report.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	dealtCheck := func(checks []any) map[string]any { return checks[dealt[0]].(map[string]any) }
+	other := acpconform(t, nil, "run", "--shard", "2/2", "--check", "VAL-5*")
+	expectCode(t, other, 0)
+	for _, tc := range []struct {
+		name string
+		file string
+		want string
+	}{
+		{"another selection", file(other), `: selection "(/^check:VAL-5.*$/) && `},
+		{"the empty shard", tampered(func(doc map[string]any, _ []any) {
+			doc["checks"] = []any{}
+			delete(doc, "dealt")
+		}), ": shard 2 of 2, conformant, yet it lists none of the 8 checks dealt to it"},
+		{"no checks", tampered(func(doc map[string]any, _ []any) { doc["checks"] = []any{} }),
+			": shard 2 of 2 was dealt " + first.ID + " and does not report it run"},
+		{"a dealt check missing", tampered(func(doc map[string]any, checks []any) {
+			doc["checks"] = slices.Delete(checks, dealt[0], dealt[0]+1)
+		}), ": shard 2 of 2 was dealt " + first.ID + " and does not report it run"},
+		{"a dealt check deselected", tampered(func(_ map[string]any, checks []any) { dealtCheck(checks)["state"] = reports.StateDeselected }),
+			": shard 2 of 2 was dealt " + first.ID + " and does not report it run"},
+		{"another share", tampered(func(doc map[string]any, _ []any) { doc["dealt"] = *parts[0].report.Dealt }),
+			": shard 2 of 2 was dealt [\"" + (*parts[0].report.Dealt)[0] + "\""},
+		{"a forged check", tampered(func(_ map[string]any, checks []any) { dealtCheck(checks)["id"] = "VAL-1/forged" }),
+			fmt.Sprintf(`: check %d: "VAL-1/forged", and merge's own catalogue has %s there`, dealt[0]+1, first.ID)},
+		{"a level changed", tampered(func(_ map[string]any, checks []any) { dealtCheck(checks)["level"] = "SHOULD" }),
+			fmt.Sprintf(`: check %d: %s cites ["%s"] at level "SHOULD", and merge's own catalogue %s at MUST`, dealt[0]+1, first.ID, first.Rules[0], first.Rules[0])},
+		{"a rule that does not exist", tampered(func(_ map[string]any, checks []any) { dealtCheck(checks)["rules"] = []string{first.Rules[0], "VAL-99"} }),
+			fmt.Sprintf(`: check %d: %s cites ["%s" "VAL-99"]`, dealt[0]+1, first.ID, first.Rules[0])},
+		{"the old format", tampered(func(doc map[string]any, _ []any) {
+			delete(doc, "selection")
+			delete(doc, "dealt")
+		}), ": a shard's report without its selection and dealt checks, from an acpconform older than this merge: run the shards again with this one"},
+	} {
+		r := acpconform(t, nil, "merge", file(parts[0]), tc.file) // its own process: it previews the catalogue
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.file+tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+			t.Errorf("merge with %s: exit %d, stderr %q; want 2 and one line saying %q", tc.name, r.code, r.stderr, tc.file+tc.want)
+		}
+	}
+}
+
+// TestShardsOfEachCatalogue: the shards of a client's and a relay's run
+// merge as one run of theirs, and those of an agent that asks nothing
+// merge as nothing checked, naming the shard.
+func TestShardsOfEachCatalogue(t *testing.T) {
+	t.Parallel()
+	bin, _ := binaries(t)
+	for _, args := range [][]string{
+		{"client", "--", bin, "reference-client"},
+		{"relay", "--", bin, "mirror", "{url}", "--unstable-protocol"},
+	} {
+		whole := acpconform(t, nil, args...)
+		expectCode(t, whole, 0)
+		parts := shards(t, 2, args...)
+		expectSameChecks(t, whole, merge(t, parts), parts)
+	}
+	parts := shards(t, 2, "agent", "--no-probe", "--prompt", "deploy it", "--", hostileBinary(t), "never-ask")
+	merged := merge(t, parts)
+	expectCode(t, merged, reports.ExitNothingChecked)
+	if !strings.HasPrefix(merged.report.Reason, "shard 1 of 2: the agent ended its turn") {
+		t.Errorf("merged shards of an agent that asks nothing: %s", merged.report.Reason)
+	}
+}
+
+// run2 runs acpconform in this process, for refusals before a run or a
+// merge walks the catalogue: Ginkgo refuses go test's -parallel.
 func run2(args []string, stdout, stderr *bytes.Buffer) int {
 	return run(context.Background(), args, strings.NewReader(""), stdout, stderr)
 }
