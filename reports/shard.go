@@ -315,7 +315,7 @@ func checkShare(s ShardRun, want []Check, dealt []string) (complete bool, err er
 	}
 	for _, c := range r.Checks {
 		if c.State != StateDeselected && !mine[c.ID] {
-			return false, fmt.Errorf("%s: %s reports %s %s, which was not dealt to it: another shard's, or none selected it", s.File, of, c.ID, c.State)
+			return false, fmt.Errorf("%s: %s reports %q %s, which was not dealt to it: another shard's, or none selected it", s.File, of, c.ID, c.State)
 		}
 	}
 	return complete, nil
@@ -364,9 +364,14 @@ func sameRun(first, s ShardRun) error {
 		{"catalogue", a.Selection.Catalogue, b.Selection.Catalogue},
 		{"selection", a.Selection.Filter, b.Selection.Filter},
 	} {
-		if f.a != f.b {
-			return fmt.Errorf("%s: %s %q, and %s has %q: merge takes the shards of one run, run with the same selection (--check, --id, --label-filter, --no-probe)", s.File, f.what, f.b, first.File, f.a)
+		if f.a == f.b {
+			continue
 		}
+		of := "merge takes the shards of one run"
+		if f.what == "selection" {
+			of += ", each run with the same --check, --id, --label-filter and --no-probe"
+		}
+		return fmt.Errorf("%s: %s %q, and %s has %q: %s", s.File, f.what, f.b, first.File, f.a, of)
 	}
 	return nil
 }

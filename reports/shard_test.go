@@ -151,7 +151,7 @@ func TestMergeRefusesWhatIsNotOneRun(t *testing.T) {
 		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[1].State = desl }), three}, "shard-2/report.json: shard 2 of 3 was dealt TOK-2/c and does not report it run"},
 		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Dealt = []string{tok(3)} }), three}, `shard-2/report.json: shard 2 of 3 was dealt ["TOK-3/c"], and merge deals it ["TOK-2/c"]`},
 		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Dealt = nil }), three}, "shard-2/report.json: shard 2 of 3 lists checks, but not the IDs of those dealt to it"},
-		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[2].State = pass }), three}, "shard-2/report.json: shard 2 of 3 reports TOK-3/c passed, which was not dealt to it"},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks[2].State = pass }), three}, `shard-2/report.json: shard 2 of 3 reports "TOK-3/c" passed, which was not dealt to it`},
 		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Checks = append(r.Checks, check(tok(4), desl)) }), three}, "shard-2/report.json: 4 checks, and merge's own catalogue has 3 for this selection"},
 
 		// Each check is merge's own, as its catalogue has it.
