@@ -218,17 +218,22 @@ func (c *command) connectBridge(ctx context.Context) (*Link, error) {
 // startBridged listens for a bridge and starts argv with {agent} replaced
 // by the command line of a bridge to that socket.
 func startBridged(argv []string) (*proc.Process, *bridge.Listener, error) {
+	// What fails before the process starts is the harness's, not the
+	// subject's: the error says so.
+	harness := func(err error) error {
+		return &StartError{What: fmt.Sprintf("acpconform could not prepare %s, a fault of acpconform's environment, not of the subject: %v", AgentPlaceholder, err), Err: err}
+	}
 	program := BridgeCommand
 	if len(program) == 0 {
 		exe, err := os.Executable()
 		if err != nil {
-			return nil, nil, fmt.Errorf("find acpconform's executable for %s: %w", AgentPlaceholder, err)
+			return nil, nil, harness(fmt.Errorf("find acpconform's executable: %w", err))
 		}
 		program = []string{exe}
 	}
 	l, err := bridge.Listen()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, harness(err)
 	}
 	line := bridge.CommandLine(append(slices.Clip(program), "bridge", l.Path))
 	p, err := proc.Start(replaced(argv, AgentPlaceholder, line))

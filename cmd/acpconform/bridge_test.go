@@ -3,11 +3,13 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/acpconform/acpconform/internal/bridge"
 	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/reports"
 )
@@ -40,6 +42,46 @@ func TestClientSpawningItsAgent(t *testing.T) {
 		}
 	}
 	noBridgeDirs(t, tmp)
+}
+
+// A TMPDIR too long for a unix socket's path (200 bytes), or one that does
+// not exist, is no fault of the client: the sockets go to short private
+// directories under /tmp, the client is checked conformant, and nothing is
+// left behind.
+func TestClientSpawningItsAgentWithAnUnusableTMPDIR(t *testing.T) {
+	t.Parallel()
+	bin, _ := binaries(t)
+	base := t.TempDir()
+	long := filepath.Join(base, strings.Repeat("t", 200-len(base)-1))
+	if err := os.Mkdir(long, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tmpdir := range []string{long, filepath.Join(base, "missing")} {
+		log := filepath.Join(t.TempDir(), "agents")
+		// The client notes the {agent} it was given, then runs it.
+		client := `printf '%s\n' "$1" >> ` + log + `; exec ` + bin + ` reference-client --agent "$1"`
+		r := acpconform(t, []string{"TMPDIR=" + tmpdir}, "client", "--", "sh", "-c", client, "sh", "{agent}")
+		expectCode(t, r, 0)
+		if r.report.Totals.Failed != 0 || r.report.Totals.Passed < 15 {
+			t.Errorf("TMPDIR of %d bytes: report totals %+v", len(tmpdir), r.report.Totals)
+		}
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.TrimSpace(string(data)) == "" {
+			t.Fatal("the client was given no {agent}")
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			socket := line[strings.LastIndexByte(line, ' ')+1:]
+			if dir := filepath.Dir(socket); filepath.Dir(dir) != "/tmp" || len(socket) > bridge.MaxPath {
+				t.Errorf("TMPDIR of %d bytes: {agent} is %q, want a socket under /tmp of at most %d bytes", len(tmpdir), line, bridge.MaxPath)
+			} else if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("%s is still there after the run: %v", dir, err)
+			}
+		}
+	}
+	noBridgeDirs(t, long)
 }
 
 // A client that ignores {agent} could not run, within --startup-timeout,

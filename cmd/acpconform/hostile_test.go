@@ -994,6 +994,141 @@ func TestHostileSignalsDuringCheck(t *testing.T) {
 	}
 }
 
+// TestHostileSIGKILL: kill -9 of acpconform mid-check, as the OOM killer,
+// timeout -s KILL or a CI job cancelled past its grace do it. Within 5 s
+// (docs/cli.md) no process of the run is left, found by pid or by marker:
+// not the agent in the check, not the spare started ahead of need, not
+// their children, not the grandchildren that left their process group.
+func TestHostileSIGKILL(t *testing.T) {
+	t.Parallel()
+	s := newRun(t)
+	events := s.events()
+	ctx := testbound.Context(t)
+	st := s.start(ctx, "agent", "--id", "TOK-1", "--startup-timeout", "30s", "--response-timeout", "1m", "--", s.hostile, "family")
+	// The check's agent has its prompt, and a spare is up with its family.
+	prompted, families := 0, map[int]bool{}
+	spareUp := func() bool {
+		for pid := range families {
+			if pid != prompted && alive(pid) {
+				return true
+			}
+		}
+		return false
+	}
+	for prompted == 0 || !spareUp() {
+		select {
+		case e := <-events:
+			what, pid, _ := strings.Cut(e, " ")
+			n, err := strconv.Atoi(pid)
+			if err != nil {
+				t.Fatalf("event %q", e)
+			}
+			switch what {
+			case "family":
+				families[n] = true
+			case "session/prompt":
+				prompted = n
+			}
+		case <-st.done:
+			t.Fatalf("acpconform ended before the check:\n%s", st.wait(ctx, t))
+		case <-ctx.Done():
+			t.Fatalf("no prompt and spare (prompted %d, families %v): %v", prompted, families, testbound.Err(ctx, nil))
+		}
+	}
+	markers := map[string]bool{}
+	modes := map[string]int{}
+	for _, r := range s.recorded() {
+		if alive(r.pid) {
+			modes[r.mode]++
+			for _, m := range subjectMarkers(r.pid) {
+				markers[m] = true
+			}
+		}
+	}
+	if modes["family"] < 2 || modes["child-parent"] < 2 || modes["child-setsid"] < 2 || len(markers) == 0 {
+		t.Fatalf("want two agents with a child and a grandchild each, all marked; running: %v, markers %v", modes, markers)
+	}
+	if err := st.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	st.wait(ctx, t)
+	gone, cancel := context.WithDeadline(ctx, killed.Add(5*time.Second))
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		left := map[int]string{} // what is left, by pid, and how it was found
+		for _, p := range s.left() {
+			left[p.pid] = p.String()
+		}
+		for _, r := range s.recorded() {
+			if alive(r.pid) {
+				left[r.pid] = fmt.Sprintf("pid %d, recorded as %s", r.pid, r.mode)
+			}
+		}
+		for _, p := range markedWith(markers) {
+			left[p.pid] = p.String()
+		}
+		if len(left) == 0 {
+			t.Logf("no process of the run left %s after kill -9", time.Since(killed).Round(time.Millisecond))
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-gone.Done():
+			var b strings.Builder
+			for _, p := range left {
+				fmt.Fprintf(&b, "\n  %s", p)
+			}
+			t.Fatalf("5 s after kill -9 of acpconform, processes of its run are left:%s", b.String())
+		}
+	}
+}
+
+// alive reports whether pid is a process that has not exited: neither gone
+// nor a zombie, nor dying of a pending SIGKILL.
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X" && !sigkillPending(pid)
+}
+
+// subjectMarkers are the markers acpconform gave pid (ACPCONFORM_SUBJECT).
+func subjectMarkers(pid int) []string {
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		return nil
+	}
+	for _, kv := range strings.Split(string(env), "\x00") {
+		if v, ok := strings.CutPrefix(kv, "ACPCONFORM_SUBJECT="); ok {
+			return strings.Fields(v)
+		}
+	}
+	return nil
+}
+
+// markedWith lists the live processes that carry one of markers.
+func markedWith(markers map[string]bool) []process {
+	var out []process
+	for pid, p := range processes("") {
+		if !alive(pid) {
+			continue
+		}
+		for _, m := range subjectMarkers(pid) {
+			if markers[m] {
+				p.cmdline += " (marked " + m + ")"
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // markedInterrupted reports whether a check of r is marked as the one the
 // run was interrupted in: by its state, or as a failure that says so.
 func markedInterrupted(r reportFile) bool {

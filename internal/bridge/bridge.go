@@ -8,6 +8,8 @@
 // Only this user can connect: the socket's directory is made afresh for
 // each listener with mode 0700 and removed when the listener closes, or as
 // soon as the one connection it takes has arrived. Nothing listens on TCP.
+// The directory is made in $TMPDIR, or in /tmp when $TMPDIR is missing or
+// too long for a unix socket's path (MaxPath).
 package bridge
 
 import (
@@ -21,6 +23,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Listener takes one connection on a unix socket in a private directory.
@@ -37,18 +40,68 @@ type Listener struct {
 	mu    sync.Mutex    // guards conn once ready is closed
 }
 
+// MaxPath is the longest path a unix socket may have on this platform:
+// sun_path less its terminating NUL, 107 bytes on Linux and 103 on macOS.
+const MaxPath = len(syscall.RawSockaddrUnix{}.Path) - 1
+
+// ErrNoSocketDir is Listen's error when no directory it tries can hold
+// the socket: a fault of the harness's environment, not of the process
+// under test.
+var ErrNoSocketDir = errors.New("no directory can hold the bridge's unix socket")
+
 // Listen makes a private directory and listens on a unix socket in it. It
-// accepts one connection, in the background; Accept returns it.
+// accepts one connection, in the background; Accept returns it. The
+// directory is made in os.TempDir ($TMPDIR), or else in /tmp: the first
+// where the socket's path is at most MaxPath bytes and listening works.
+// When neither does, the error wraps ErrNoSocketDir and says why each
+// failed.
 func Listen() (*Listener, error) {
-	dir, err := os.MkdirTemp("", "acpconform-bridge-") // mode 0700
+	places := []place{{os.TempDir(), os.TempDir()}}
+	if os.Getenv("TMPDIR") != "" {
+		places[0].name = "$TMPDIR"
+	}
+	if os.TempDir() != "/tmp" {
+		places = append(places, place{"/tmp", "/tmp"})
+	}
+	return listenIn(places)
+}
+
+// place is a directory Listen may make the socket's directory in, with
+// the name an error gives it.
+type place struct{ name, dir string }
+
+func listenIn(places []place) (*Listener, error) {
+	var why []string
+	for _, p := range places {
+		l, err := listenUnder(p.dir)
+		if err == nil {
+			return l, nil
+		}
+		name := p.name
+		if name != p.dir {
+			name += " (" + p.dir + ")"
+		}
+		why = append(why, fmt.Sprintf("%s: %v", name, err))
+	}
+	return nil, fmt.Errorf("%w: %s; set TMPDIR to an existing directory with a short path", ErrNoSocketDir, strings.Join(why, "; "))
+}
+
+// listenUnder makes a private directory under parent and listens on a
+// unix socket in it.
+func listenUnder(parent string) (*Listener, error) {
+	dir, err := os.MkdirTemp(parent, "acpconform-bridge-") // mode 0700
 	if err != nil {
-		return nil, fmt.Errorf("bridge: make the socket's directory: %w", err)
+		return nil, fmt.Errorf("make the socket's directory: %w", err)
 	}
 	path := filepath.Join(dir, "agent.sock")
+	if len(path) > MaxPath {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("the socket's path would be %d bytes, over the %d a unix socket's path may have", len(path), MaxPath)
+	}
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("bridge: listen on %s: %w", path, err)
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
 	l := &Listener{Path: path, dir: dir, ln: ln, ready: make(chan struct{})}
 	go l.accept()

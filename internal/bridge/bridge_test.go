@@ -3,9 +3,12 @@
 package bridge
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/acpconform/acpconform/internal/testbound"
@@ -64,3 +67,56 @@ func (eofReader) Read([]byte) (int, error) { return 0, os.ErrClosed }
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// A $TMPDIR too long for a socket's path, or missing, sends the socket to
+// /tmp, in a directory as private.
+func TestListenFallsBackToTmp(t *testing.T) {
+	long := filepath.Join(t.TempDir(), strings.Repeat("d", 200-len(t.TempDir())))
+	if err := os.Mkdir(long, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tmpdir := range []string{long, filepath.Join(t.TempDir(), "missing")} {
+		t.Setenv("TMPDIR", tmpdir)
+		l, err := Listen()
+		if err != nil {
+			t.Fatalf("TMPDIR of %d bytes: %v", len(tmpdir), err)
+		}
+		dir := filepath.Dir(l.Path)
+		if filepath.Dir(dir) != "/tmp" || len(l.Path) > MaxPath {
+			t.Errorf("TMPDIR of %d bytes: the socket is %s, want one under /tmp of at most %d bytes", len(tmpdir), l.Path, MaxPath)
+		}
+		if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+			t.Errorf("the socket's directory: %v, %v; want mode 0700", fi, err)
+		}
+		l.Close()
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s is still there once the listener closed: %v", dir, err)
+		}
+	}
+}
+
+// When no directory can hold the socket, the error is ErrNoSocketDir and
+// names each place, why it failed, and the limit.
+func TestListenSaysWhyNoDirectoryWorks(t *testing.T) {
+	long := filepath.Join(t.TempDir(), strings.Repeat("d", 200-len(t.TempDir())))
+	if err := os.Mkdir(long, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "missing")
+	l, err := listenIn([]place{{"$TMPDIR", long}, {"/tmp", missing}})
+	if err == nil {
+		l.Close()
+		t.Fatal("listenIn found a place")
+	}
+	if !errors.Is(err, ErrNoSocketDir) {
+		t.Errorf("error %q is not ErrNoSocketDir", err)
+	}
+	for _, want := range []string{"$TMPDIR (" + long + ")", fmt.Sprintf("over the %d a unix socket's path may have", MaxPath), missing, "no such file or directory", "set TMPDIR"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(long, "acpconform-bridge-*")); len(left) > 0 {
+		t.Errorf("directories left behind: %v", left)
+	}
+}

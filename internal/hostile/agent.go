@@ -271,6 +271,17 @@ func ignoreTerm(args []string) error {
 	return hang(args)
 }
 
+// family is ignore-term with a grandchild that left the process group:
+// three generations, announced once all are up.
+func family(args []string) error {
+	signal.Ignore(syscall.SIGTERM)
+	if err := spawn(childParent, false); err != nil {
+		return err
+	}
+	event("family")
+	return hang(args)
+}
+
 // mute answers nothing at all and outlives SIGTERM and the end of stdin.
 func mute([]string) error {
 	signal.Ignore(syscall.SIGTERM)

@@ -26,6 +26,9 @@
 //	                       and never answers session/prompt
 //	setsid-child           declines every probe; starts a child that calls setsid() and
 //	                       sleeps for minutes holding a copy of stdout
+//	family                 ignore-term with a child that starts a grandchild, which calls
+//	                       setsid() and sleeps; announces "family PID" on $HOSTILE_EVENTS
+//	                       once all three are up
 //	hang                   ignores SIGTERM and never answers session/prompt
 //	mute                   ignores SIGTERM and never answers anything, not even initialize
 //
@@ -74,6 +77,7 @@ import (
 const (
 	childIgnoreTerm = "child-ignore-term" // ignores SIGTERM, sleeps
 	childSetsid     = "child-setsid"      // calls setsid(), sleeps holding stdout
+	childParent     = "child-parent"      // ignores SIGTERM, starts a child-setsid, sleeps
 )
 
 // forever is how long a sleeping hostile process sleeps: longer than any test.
@@ -128,10 +132,20 @@ var modes = map[string]func(args []string) error{
 	"huge-number":     hugeNumber,
 	"ignore-term":     ignoreTerm,
 	"setsid-child":    setsidChild,
+	"family":          family,
 	"hang":            hang,
 	"mute":            mute,
 	childIgnoreTerm: func([]string) error {
 		signal.Ignore(syscall.SIGTERM)
+		ready()
+		time.Sleep(forever)
+		return nil
+	},
+	childParent: func([]string) error {
+		signal.Ignore(syscall.SIGTERM)
+		if err := spawn(childSetsid, false); err != nil {
+			return err
+		}
 		ready()
 		time.Sleep(forever)
 		return nil

@@ -12,6 +12,13 @@
 // errors.ErrUnsupported and the rest does nothing: there acpconform checks
 // only subjects it connects to, never ones it starts.
 //
+// A program killed by SIGKILL stops nothing, so Start also provides for
+// its death. On Linux every process started gets SIGKILL as its
+// parent-death signal. On every Unix system a watchdog (watchdog.go), a
+// copy of this program started with the first process, kills the
+// processes' groups when this program dies without stopping them, and on
+// Linux also every process that carries a marker of the run.
+//
 // A program that starts processes here calls BecomeSubreaper once at its
 // start, and StopAll on every way out: at its end, on an interrupt or a
 // timeout; KillAll answers a second interrupt.
@@ -169,6 +176,7 @@ func (p *Process) finish() {
 			p.stderr.Close() // held open out of our reach: end the copier
 		}
 		p.stdout.Close()
+		watched(func() { tellWatchdog('-', p.cmd.Process.Pid) })
 		unregister(p)
 	})
 }
@@ -289,6 +297,7 @@ func endAll(end func(*Process) error) {
 		wg.Go(func() { _ = end(p) })
 	}
 	wg.Wait()
+	retireWatchdog()
 }
 
 var (

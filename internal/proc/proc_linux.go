@@ -5,10 +5,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -53,12 +56,71 @@ func (p *Process) know(s procStat) {
 	}
 }
 
+// startCmd starts cmd with SIGKILL as its parent-death signal
+// (PR_SET_PDEATHSIG), so that the process dies with this program however
+// this program dies, SIGKILL included. The kernel sends that signal when
+// the thread that forked the process exits, not the program (prctl(2),
+// go.dev/issue/27505), and the Go runtime ends a thread whose locked
+// goroutine returns: so every fork runs on one goroutine locked to its
+// thread for the life of the program.
+func startCmd(cmd *exec.Cmd) error {
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	started := make(chan error, 1)
+	forks() <- func() { started <- cmd.Start() }
+	return <-started
+}
+
+// forks runs the functions sent to it on the fork thread, one at a time.
+var forks = sync.OnceValue(func() chan<- func() {
+	c := make(chan func())
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread lives as long as the program
+		for f := range c {
+			f()
+		}
+	}()
+	return c
+})
+
+// executable is this program's executable, for the watchdog: the file
+// itself, even if its path has gone or changed since it started.
+func executable() (string, error) { return "/proc/self/exe", nil }
+
 // endDescendants kills p's family and reaps the members that became our
-// children, until none is alive or unreaped by us, or ctx ends. It looks
-// again after each round, because a member may have started another
-// before it died. A dead member that another process (init) is to reap is
-// not waited for: it holds nothing.
+// children, until none is alive or unreaped by us, or ctx ends.
 func (p *Process) endDescendants(ctx context.Context) {
+	end(ctx, func() []procStat {
+		family := p.family(processes())
+		for _, s := range family {
+			p.know(s)
+		}
+		return family
+	})
+}
+
+// endRun is the watchdog's sweep of a run whose program died: it kills the
+// processes of our uid that carry a marker of run or are in one of groups,
+// and their descendants, until none is alive or ctx ends. Only processes
+// younger than this watchdog can carry a marker of its run.
+func endRun(ctx context.Context, run string, groups map[int]bool) {
+	self, err := readStat(os.Getpid())
+	if err != nil {
+		return
+	}
+	ofRun := func(m string) bool { return strings.HasPrefix(m, run+"-") }
+	end(ctx, func() []procStat {
+		return lineage(processes(), func(s procStat) bool {
+			return groups[s.pgid] || s.start >= self.start && slices.ContainsFunc(markers(s.pid), ofRun)
+		})
+	})
+}
+
+// end kills the processes find returns and reaps those that are zombies
+// of ours, until find returns none alive or unreaped by us, or ctx ends.
+// It looks again after each round, because a member may have started
+// another before it died. A dead member that another process (init) is to
+// reap is not waited for: it holds nothing.
+func end(ctx context.Context, find func() []procStat) {
 	// A child of ours that changes state raises SIGCHLD; a member dying
 	// as the child of another raises nothing here, hence the ticker too.
 	childEvents := make(chan os.Signal, 1)
@@ -69,8 +131,7 @@ func (p *Process) endDescendants(ctx context.Context) {
 	self := os.Getpid()
 	for {
 		pending := false
-		for _, s := range p.family(processes()) {
-			p.know(s)
+		for _, s := range find() {
 			switch {
 			case s.state == 'Z' && s.ppid == self:
 				// Only this pid: wait4(-1) would take os/exec's children.
@@ -98,7 +159,27 @@ func (p *Process) endDescendants(ctx context.Context) {
 // uid that carry p's marker, those p.known still names, and the
 // descendants of all these and of p while it runs.
 func (p *Process) family(all []procStat) []procStat {
-	main, self := p.cmd.Process.Pid, os.Getpid()
+	main := p.cmd.Process.Pid
+	running := true
+	select {
+	case <-p.exited: // its pid is free for another process
+		running = false
+	default:
+	}
+	p.mu.Lock()
+	known := slices.Clone(p.known)
+	p.mu.Unlock()
+	return lineage(all, func(s procStat) bool {
+		return s.pid == main && running ||
+			s.pgid == main ||
+			s.start >= p.startTicks && slices.Contains(markers(s.pid), p.marker) ||
+			slices.Contains(known, member{s.pid, s.start})
+	}, main)
+}
+
+// lineage returns the processes of all that pick chooses and their
+// descendants, other than this process and those except names.
+func lineage(all []procStat, pick func(procStat) bool, except ...int) []procStat {
 	byPid := make(map[int]procStat, len(all))
 	children := make(map[int][]int)
 	for _, s := range all {
@@ -113,23 +194,11 @@ func (p *Process) family(all []procStat) []procStat {
 			queue = append(queue, pid)
 		}
 	}
-	select {
-	case <-p.exited: // its pid is free for another process
-	default:
-		add(main)
-	}
 	for _, s := range all {
-		if s.pgid == main || s.start >= p.startTicks && p.marked(s.pid) {
+		if pick(s) {
 			add(s.pid)
 		}
 	}
-	p.mu.Lock()
-	for _, m := range p.known {
-		if s, ok := byPid[m.pid]; ok && s.start == m.start {
-			add(m.pid)
-		}
-	}
-	p.mu.Unlock()
 	for len(queue) > 0 {
 		pid := queue[0]
 		queue = queue[1:]
@@ -137,36 +206,37 @@ func (p *Process) family(all []procStat) []procStat {
 			add(c)
 		}
 	}
-	var family []procStat
+	self := os.Getpid()
+	var out []procStat
 	for pid := range in {
-		if s, ok := byPid[pid]; ok && pid != main && pid != self {
-			family = append(family, s)
+		if s, ok := byPid[pid]; ok && pid != self && !slices.Contains(except, pid) {
+			out = append(out, s)
 		}
 	}
-	return family
+	return out
 }
 
-// marked says whether pid is a process of our uid with p's marker in its
-// environment.
-func (p *Process) marked(pid int) bool {
+// markers returns the markers in the environment of pid (MarkerEnv), when
+// it is a process of our uid.
+func markers(pid int) []string {
 	dir := "/proc/" + strconv.Itoa(pid)
 	info, err := os.Stat(dir)
 	if err != nil {
-		return false
+		return nil
 	}
 	if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
-		return false
+		return nil
 	}
 	env, err := os.ReadFile(dir + "/environ")
 	if err != nil {
-		return false
+		return nil
 	}
 	for kv := range bytes.SplitSeq(env, []byte{0}) {
 		if v, ok := bytes.CutPrefix(kv, []byte(MarkerEnv+"=")); ok {
-			return slices.Contains(strings.Fields(string(v)), p.marker)
+			return strings.Fields(string(v))
 		}
 	}
-	return false
+	return nil
 }
 
 // procStat is what /proc/<pid>/stat says of a process.

@@ -1,16 +1,42 @@
 package proc
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/acpconform/acpconform/internal/testbound"
 )
+
+// printDeathSignal, as the only argument of this test binary, makes it a
+// helper that reads a line, prints its parent-death signal and exits.
+const printDeathSignal = "proc-test-print-parent-death-signal"
+
+func init() {
+	if len(os.Args) != 2 || os.Args[1] != printDeathSignal {
+		return
+	}
+	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+	var sig int32
+	if err := unix.Prctl(unix.PR_GET_PDEATHSIG, uintptr(unsafe.Pointer(&sig)), 0, 0, 0); err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	fmt.Println(sig)
+	os.Exit(0)
+}
 
 // requireGone fails t unless every pid is gone from /proc: a zombie no one
 // has reaped is left behind.
@@ -161,4 +187,63 @@ func TestStopLeavesOtherChildrenToTheirWait(t *testing.T) {
 		t.Errorf("Wait for a child not started here = %v, want exit status 3", err)
 	}
 	requireGone(t, grandchild)
+}
+
+// A subject gets SIGKILL as its parent-death signal, and it is its
+// program's death that sends it, not the end of the thread that called
+// Start: a goroutine locked to its thread that returns ends the thread.
+func TestSubjectDiesWithTheProgramNotWithAThread(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type started struct {
+		p   *Process
+		tid int
+		err error
+	}
+	c := make(chan started, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
+		p, err := Start([]string{self, printDeathSignal})
+		c <- started{p, unix.Gettid(), err}
+	}()
+	s := <-c
+	if s.err != nil {
+		t.Fatal(s.err)
+	}
+	t.Cleanup(func() { s.p.Kill() })
+	thread := fmt.Sprintf("/proc/self/task/%d", s.tid)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(thread); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			t.Fatalf("the thread that called Start did not end: %v", testbound.Err(ctx, ctx.Err()))
+		}
+	}
+	if _, err := io.WriteString(s.p.Stdin, "go on\n"); err != nil {
+		awaitExit(ctx, t, s.p)
+		t.Fatalf("the subject died with the thread that started it: %v (%s)", err, s.p.ExitDescription())
+	}
+	lines := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(s.p.Stdout).ReadString('\n')
+		lines <- strings.TrimSpace(line)
+	}()
+	select {
+	case line := <-lines:
+		if line != fmt.Sprint(int(syscall.SIGKILL)) {
+			awaitExit(ctx, t, s.p)
+			t.Errorf("the subject says its parent-death signal is %q, want %d (SIGKILL); it %s", line, syscall.SIGKILL, s.p.ExitDescription())
+		}
+	case <-ctx.Done():
+		t.Fatalf("the subject said nothing: %v", testbound.Err(ctx, ctx.Err()))
+	}
 }

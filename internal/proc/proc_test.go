@@ -312,9 +312,11 @@ func TestStopAllStopsEveryLiveProcess(t *testing.T) {
 		start(t, "cat"),
 	}
 	child := pidLine(ctx, t, ps[1])
+	watchdog := watchdogPid(t)
 	go ps[0].Stop() // Stop and StopAll together
 	stop(ctx, t, StopAll)
 	stop(ctx, t, StopAll)
+	requireGone(t, watchdog) // nothing left to watch
 	for _, p := range ps {
 		select {
 		case <-p.Exited():

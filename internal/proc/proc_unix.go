@@ -14,7 +14,11 @@ import (
 )
 
 // Start starts argv in its own process group with pipes on its stdio and
-// a fresh marker in MarkerEnv.
+// a fresh marker in MarkerEnv, and makes sure that it does not outlive
+// this program: on Linux it dies with the program (its parent-death
+// signal is SIGKILL), and the watchdog (started with the first process)
+// kills its group and, on Linux, what carries its marker, should this
+// program die without stopping it.
 func Start(argv []string) (*Process, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no command to start")
@@ -46,8 +50,11 @@ func Start(argv []string) (*Process, error) {
 	}
 	cmd.Stdout, cmd.Stderr = outWrite, errWrite
 	p.stdout, p.Stdout, p.stderr = outRead, outRead, errRead
+	dog.Lock()
+	defer dog.Unlock()
+	wakeWatchdog()
 	if p.Stdin, err = cmd.StdinPipe(); err == nil {
-		err = cmd.Start()
+		err = startCmd(cmd)
 	}
 	outWrite.Close() // the child has its own copies
 	errWrite.Close()
@@ -56,6 +63,7 @@ func Start(argv []string) (*Process, error) {
 		errRead.Close()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
+	tellWatchdog('+', cmd.Process.Pid) // its group's id
 	go func() {
 		_, _ = io.Copy(p.Stderr, errRead)
 		errRead.Close()
