@@ -1298,3 +1298,48 @@ func TestHostileWholeRunTimeout(t *testing.T) {
 	s.expectVerdict(verdictInterrupted)
 	s.expectNoneLeft(true)
 }
+
+// TestHostileSecondConnection: row 22, subjects that connect twice in one
+// check, a health check first and then for real: a relay that dials its
+// {url} twice, a relay and a client that run their {agent} twice. Each
+// could not run, saying it connected a second time, long before the
+// --startup-timeout it would once have waited out (60 s; the bound of 30 s
+// leaves a loaded machine more than it needs).
+func TestHostileSecondConnection(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		command func(s *subjectRun) []string
+		says    string
+	}{
+		{"relay dials {url} twice", func(s *subjectRun) []string {
+			s.env = append(s.env, "HOSTILE_EXEC="+s.acp+" mirror --unstable-protocol")
+			return []string{"relay", "--", s.hostile, "relay-health-check", "{url}"}
+		}, "the relay connected a second time to {url}; acpconform serves one connection per check"},
+		{"relay runs {agent} twice", func(s *subjectRun) []string {
+			return []string{"relay", "--", "sh", "-c", "{agent} </dev/null; exec {agent}"}
+		}, "the relay connected a second time through {agent}; acpconform serves one connection per check"},
+		{"client runs {agent} twice", func(s *subjectRun) []string {
+			return []string{"client", "--", "sh", "-c", `{agent} </dev/null; exec "$1" reference-client --agent "$0"`, "{agent}", s.acp}
+		}, "the client connected a second time through {agent}; acpconform serves one connection per check"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := newRun(t)
+			args := tc.command(s)
+			args = append(args[:1:1], append([]string{"--startup-timeout", "60s"}, args[1:]...)...)
+			start := time.Now()
+			e := s.run(args...)
+			took := time.Since(start)
+			t.Logf("the run took %s", took.Round(time.Millisecond))
+			expectExit(t, e, 3)
+			expectIn(t, "stderr", e.stderr, "could not run: "+tc.says)
+			w := s.expectVerdict(verdictCouldNotRun)
+			expectIn(t, "report.json", w.jsonText, tc.says)
+			if took > 30*time.Second {
+				t.Errorf("the run took %s: it waited for --startup-timeout 60s instead of saying the second connection at once", took.Round(time.Millisecond))
+			}
+			s.expectNoneLeft(false)
+		})
+	}
+}
