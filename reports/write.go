@@ -111,7 +111,7 @@ func WriteFile(path string, write func(io.Writer) error) error {
 	path = linked(path) // replace the file a link names, not the link
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return err
+		return named(err, path)
 	}
 	err = write(f)
 	if err == nil {
@@ -128,6 +128,17 @@ func WriteFile(path string, write func(io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
+	}
+	return named(err, path)
+}
+
+// named is err with the file it names, when it is the temporary file of
+// the one at path, or a pattern for it, said to be path: the file the
+// user named.
+func named(err error, path string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && strings.HasPrefix(filepath.Base(pe.Path), "."+filepath.Base(path)+".") {
+		return &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -135,4 +136,14 @@ func TestLockTakesOverALeftLockFile(t *testing.T) {
 	l.Release()
 	l.Release()
 	expectOnly(t, dir)
+}
+
+// An error names the file the user named, not the temporary one.
+func TestWriteFileErrorNamesTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "baseline.yaml")
+	err := reports.WriteFile(path, func(io.Writer) error { return nil })
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != path || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("WriteFile = %v, want an error naming %s", err, path)
+	}
 }
