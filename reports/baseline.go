@@ -224,5 +224,8 @@ func WriteBaseline(path, subject string, checks []Check) error {
 		return err
 	}
 	header := fmt.Sprintf("# acpconform baseline: known failures of %s.\n# Give each a reason; a listed check that passes fails the run until removed.\n", subject)
-	return os.WriteFile(path, append([]byte(header), out...), 0o644)
+	return WriteFile(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, header+string(out))
+		return err
+	})
 }

@@ -85,7 +85,11 @@ func Write(r Run, areas []string, p Paths) (written []string, err error) {
 			}
 			return
 		}
-		if err := writeFile(path, func(w io.Writer) error { return write(w, r, areas) }); err != nil {
+		err := os.MkdirAll(filepath.Dir(path), 0o755)
+		if err == nil {
+			err = WriteFile(path, func(w io.Writer) error { return write(w, r, areas) })
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("write the report %s: %w", path, err))
 			return
 		}
@@ -94,22 +98,81 @@ func Write(r Run, areas []string, p Paths) (written []string, err error) {
 	return written, errors.Join(errs...)
 }
 
-// writeFile writes a file in full, or reports why not; a partial file is
-// removed, so that what is there can be trusted.
-func writeFile(path string, write func(io.Writer) error) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+// WriteFile writes the file at path in full, or not at all: write writes
+// to a new file beside it (.NAME.*.tmp), which takes path's place only once
+// write has returned nil and the file is on disk. Until then, and when
+// write or anything after fails, what was at path stays there whole, and
+// the new file is removed. A path that names no regular file (/dev/null,
+// a pipe) is written in place. The file gets mode 0644.
+func WriteFile(path string, write func(io.Writer) error) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return writeInPlace(path, write)
 	}
-	f, err := os.Create(path)
+	path = linked(path) // replace the file a link names, not the link
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return named(err, path)
+	}
+	err = write(f)
+	if err == nil {
+		err = f.Chmod(0o644) // CreateTemp's 0600 would keep the report from the rest of CI
+	}
+	if err == nil {
+		err = f.Sync() // whole on disk before it replaces what is there
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return named(err, path)
+}
+
+// named is err with the file it names, when it is the temporary file of
+// the one at path, or a pattern for it, said to be path: the file the
+// user named.
+func named(err error, path string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && strings.HasPrefix(filepath.Base(pe.Path), "."+filepath.Base(path)+".") {
+		return &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+	}
+	return err
+}
+
+// linked is the file a symbolic link at path names, through every link,
+// whether it exists or not; path itself when it is no link.
+func linked(path string) string {
+	for range 40 { // as many links as Linux follows
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return path
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return path
+}
+
+// writeInPlace writes to a file that is no regular file, a device or a
+// pipe, which a rename would replace.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
 		return err
 	}
 	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if st, serr := os.Lstat(path); err != nil && serr == nil && st.Mode().IsRegular() {
-		os.Remove(path) // never a device such as /dev/full
 	}
 	return err
 }

@@ -99,6 +99,10 @@ func Preflight(ctx context.Context, s Subject, timeout time.Duration) error {
 	switch {
 	case err == nil:
 		return nil
+	case link.ConnectedAgain() != "":
+		// It explains the rest: the first connection the subject gave up
+		// on, the end of a process whose agent was refused.
+		return &StartError{What: link.ConnectedAgain(), Stderr: link.Stderr(), Err: err}
 	case errors.As(err, &se):
 		se.Stderr = link.Stderr()
 		return se

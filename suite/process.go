@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/acpconform/acpconform/internal/bridge"
 	"github.com/acpconform/acpconform/internal/proc"
@@ -126,22 +127,27 @@ func replaced(argv []string, placeholder, value string) []string {
 }
 
 // oneWebSocket is a WebSocket the harness serves on loopback for one
-// peer: its first connection arrives on conn, later ones are refused, and
-// the server holds it until release.
+// peer: its first connection arrives on conn, and the server holds it
+// until release; every later one is refused, with status 1008 and the
+// reason oneConnection, and again closes at the first of them.
 type oneWebSocket struct {
 	*wire.Server
 	conn     chan wire.Conn
+	again    chan struct{}
 	released chan struct{}
+	taken    atomic.Bool
+	refused  sync.Once
 }
 
 func serveOneWebSocket(opts wire.Options) (*oneWebSocket, error) {
-	o := &oneWebSocket{conn: make(chan wire.Conn, 1), released: make(chan struct{})}
+	o := &oneWebSocket{conn: make(chan wire.Conn, 1), again: make(chan struct{}), released: make(chan struct{})}
 	srv, err := wire.Listen("127.0.0.1:0", wire.DefaultPath, opts, func(hctx context.Context, conn wire.Conn) {
-		select {
-		case o.conn <- conn:
-		default:
-			return // one connection per peer
+		if !o.taken.CompareAndSwap(false, true) {
+			refuse(conn, oneConnection)
+			o.refused.Do(func() { close(o.again) })
+			return
 		}
+		o.conn <- conn
 		select { // the handler owns the connection: hold it until the link ends
 		case <-o.released:
 		case <-hctx.Done():
@@ -179,7 +185,8 @@ func (c *command) connectWebSocket(ctx context.Context) (*Link, error) {
 	}
 	select {
 	case conn := <-srv.conn:
-		return &Link{Conn: conn, Diagnostics: p.Stderr.String, process: p, close: stop}, nil
+		return &Link{Conn: conn, Diagnostics: p.Stderr.String, process: p, close: stop,
+			second: watchSecond(connectedAgain(c.role, URLPlaceholder), srv.again, conn)}, nil
 	case <-p.Exited():
 		stop()
 		return nil, &StartError{What: fmt.Sprintf("it %s before it connected to %s", wasEnded(p.ExitDescription()), srv.URL), Stderr: p.Stderr.String()}
@@ -212,7 +219,7 @@ func (c *command) connectBridge(ctx context.Context) (*Link, error) {
 		err := p.Stop()
 		l.Close()
 		return err
-	}}, nil
+	}, second: watchSecond(connectedAgain(c.role, AgentPlaceholder), l.Again(), conn)}, nil
 }
 
 // startBridged listens for a bridge and starts argv with {agent} replaced

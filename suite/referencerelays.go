@@ -62,13 +62,15 @@ func (m inProcessMirror) Connect(context.Context) (*Link, error) {
 	go func() {
 		mirrored <- mockrelay.Mirror(ctx, srv.URL, theirs, mockrelay.MirrorOptions{UnstableProtocol: true, Tamper: tamper, MaxFrame: limit})
 	}()
+	second := watchSecond(connectedAgain(RelayRole, URLPlaceholder), srv.again, mine)
 	return &Link{
 		Conn:        mine,
+		second:      second,
 		UpstreamURL: srv.URL,
 		Upstream: func(ctx context.Context) (wire.Conn, error) {
 			select {
 			case c := <-srv.conn:
-				return c, nil
+				return second.add(c), nil
 			case err := <-mirrored:
 				mirrored <- err
 				return nil, fmt.Errorf("the mirror ended without connecting to %s: %w", srv.URL, err)

@@ -55,16 +55,18 @@ func (r relay) connectWebSocket() (*Link, error) {
 		return nil, err
 	}
 	conn := wire.NewStream(p.Stdout, p.Stdin, opts)
+	second := watchSecond(connectedAgain(RelayRole, URLPlaceholder), srv.again, conn)
 	return &Link{
 		Conn:         conn,
 		Diagnostics:  p.Stderr.String,
 		process:      p,
+		second:       second,
 		UpstreamURL:  srv.URL,
 		upstreamWhat: "the agent served at " + srv.URL,
 		Upstream: func(ctx context.Context) (wire.Conn, error) {
 			select {
 			case c := <-srv.conn:
-				return c, nil
+				return second.add(c), nil
 			case <-p.Exited():
 				return nil, fmt.Errorf("the relay %s without connecting to %s", wasEnded(p.ExitDescription()), srv.URL)
 			case <-ctx.Done():
@@ -94,10 +96,12 @@ func (r relay) connectBridge() (*Link, error) {
 	conn := wire.NewStream(p.Stdout, p.Stdin, opts)
 	var mu sync.Mutex
 	var up *wire.StreamConn // the agent side, once the bridge connected
+	second := watchSecond(connectedAgain(RelayRole, AgentPlaceholder), l.Again(), conn)
 	return &Link{
 		Conn:         conn,
 		Diagnostics:  p.Stderr.String,
 		process:      p,
+		second:       second,
 		UpstreamURL:  "unix:" + l.Path,
 		upstreamWhat: fmt.Sprintf("the agent it was given as %s (acpconform bridge %s)", AgentPlaceholder, l.Path),
 		Upstream: func(ctx context.Context) (wire.Conn, error) {
@@ -108,7 +112,7 @@ func (r relay) connectBridge() (*Link, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			up = wire.NewStream(uc, uc, opts)
-			return up, nil
+			return second.add(up), nil
 		},
 		close: func() error {
 			conn.Close()

@@ -71,7 +71,8 @@ type Link struct {
 	UpstreamURL string
 	close       func() error
 
-	upstreamWhat string // "the agent served at URL", for diagnoses
+	upstreamWhat string  // "the agent served at URL", for diagnoses
+	second       *second // the watch for a second connection, when the subject could make one
 
 	process *proc.Process // the subject's, when it is a process
 	stdin   io.Closer     // the process's stdin, when the connection is its stdio
@@ -92,6 +93,9 @@ func (l *Link) Close() error {
 		return nil
 	}
 	l.closed = true
+	if l.second != nil {
+		l.second.end()
+	}
 	ended := false // the subject went before we stopped it
 	if p := l.process; p != nil {
 		select {
@@ -145,6 +149,20 @@ func (l *Link) CloseInput() error {
 		return fmt.Errorf("suite: close the subject's stdin: %w", err)
 	}
 	return nil
+}
+
+// ConnectedAgain says, when the subject connected a second time to what
+// the harness served it for this link (its {url}, the bridge behind its
+// {agent}) before Close returned, that acpconform serves one connection
+// per check: "the relay connected a second time to {url}; acpconform
+// serves one connection per check". It is "" otherwise. The harness
+// refuses the second connection, and ends this link's connections with
+// that reason as soon as it comes.
+func (l *Link) ConnectedAgain() string {
+	if l.second == nil {
+		return ""
+	}
+	return l.second.diagnosis()
 }
 
 // Died says, once Close has returned, how the subject's process ended

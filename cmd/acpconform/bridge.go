@@ -19,7 +19,9 @@ client -- CLIENT --agent {agent}), it replaces {agent} with the command line
 of this bridge to a socket of that one check, so the agent the subject
 starts is acpconform's mock agent. The socket lives in a private directory
 (mode 0700) made for the check and removed after it; there is nothing to run
-by hand.
+by hand. A check takes one bridge: a second one to the same socket is
+refused (its stdout ends at once), and the check says the subject connected
+a second time.
 
 It ends as an agent does: at the end of its stdin, after passing that end
 on (acpconform reads the end of the connection), and when acpconform ends

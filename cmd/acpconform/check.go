@@ -274,6 +274,11 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	ctx, cancel := context.WithTimeoutCause(ctx, f.timeout, timedOut{f.timeout})
 	defer cancel()
 	c.ctx = ctx
+	lock, err := c.lockReports()
+	if err != nil {
+		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
+	}
+	defer lock.Release()
 	var outputErr error
 	if err := c.paths().Remove(); err != nil {
 		outputErr = err
@@ -410,6 +415,16 @@ func suiteBroke(r types.Report) bool {
 
 func (c *checking) paths() reports.Paths {
 	return reports.Paths{JUnit: c.f.junit, JSON: c.f.json, Summary: c.f.summary, Stdout: c.reports}
+}
+
+// lockReports holds the run's reports until it ends: another run writing
+// them meanwhile is refused, so that the reports are whole and of one run.
+func (c *checking) lockReports() (*reports.FileLock, error) {
+	lock, err := c.paths().Lock()
+	if err != nil {
+		return nil, fmt.Errorf("%w: give this run other reports (--junit, --json, --summary), or let that run end", err)
+	}
+	return lock, nil
 }
 
 // settle decides the verdict of a run of the catalogue: interrupted when

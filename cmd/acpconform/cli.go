@@ -167,7 +167,8 @@ combines the reports of a run's shards, exits with one of:
   1  not conformant: a MUST check failed; with --baseline, a failure the
      baseline does not list, a stale entry, or an entry naming no check
   2  usage error: an unknown flag or a value out of range, a malformed URL,
-     an empty command, a malformed script or baseline; one line says which
+     an empty command, a malformed script or baseline, or report files
+     another run is writing; one line says which
   3  could not run: the subject did not start, connect, or answer initialize
      within --startup-timeout; the message says what it did instead, with
      the end of its stderr

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -1432,4 +1434,118 @@ func TestHostileWholeRunTimeout(t *testing.T) {
 	}
 	s.expectVerdict(verdictInterrupted)
 	s.expectNoneLeft(true)
+}
+
+// TestHostileSecondConnection: row 22, subjects that connect twice in one
+// check, a health check first and then for real: a relay that dials its
+// {url} twice, a relay and a client that run their {agent} twice. Each
+// could not run, saying it connected a second time, long before the
+// --startup-timeout it would once have waited out (60 s; the bound of 30 s
+// leaves a loaded machine more than it needs).
+func TestHostileSecondConnection(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		command func(s *subjectRun) []string
+		says    string
+	}{
+		{"relay dials {url} twice", func(s *subjectRun) []string {
+			s.env = append(s.env, "HOSTILE_EXEC="+s.acp+" mirror --unstable-protocol")
+			return []string{"relay", "--", s.hostile, "relay-health-check", "{url}"}
+		}, "the relay connected a second time to {url}; acpconform serves one connection per check"},
+		{"relay runs {agent} twice", func(s *subjectRun) []string {
+			return []string{"relay", "--", "sh", "-c", "{agent} </dev/null; exec {agent}"}
+		}, "the relay connected a second time through {agent}; acpconform serves one connection per check"},
+		{"client runs {agent} twice", func(s *subjectRun) []string {
+			return []string{"client", "--", "sh", "-c", `{agent} </dev/null; exec "$1" reference-client --agent "$0"`, "{agent}", s.acp}
+		}, "the client connected a second time through {agent}; acpconform serves one connection per check"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := newRun(t)
+			args := tc.command(s)
+			args = append(args[:1:1], append([]string{"--startup-timeout", "60s"}, args[1:]...)...)
+			start := time.Now()
+			e := s.run(args...)
+			took := time.Since(start)
+			t.Logf("the run took %s", took.Round(time.Millisecond))
+			expectExit(t, e, 3)
+			expectIn(t, "stderr", e.stderr, "could not run: "+tc.says)
+			w := s.expectVerdict(verdictCouldNotRun)
+			expectIn(t, "report.json", w.jsonText, tc.says)
+			if took > 30*time.Second {
+				t.Errorf("the run took %s: it waited for --startup-timeout 60s instead of saying the second connection at once", took.Round(time.Millisecond))
+			}
+			s.expectNoneLeft(false)
+		})
+	}
+}
+
+// TestHostileConcurrentRuns: row 23, two runs given the same reports at
+// once. The first holds them from its start (one process of its subject,
+// the first to get there, waits on a gate until the second run has ended,
+// and the first run cannot end without it); the second, whose subject could not run,
+// is refused at once (exit 2, naming the first's pid and a report) and
+// writes nothing, and the reports that remain are the first run's, whole.
+func TestHostileConcurrentRuns(t *testing.T) {
+	t.Parallel()
+	s := newRun(t)
+	started, gate := filepath.Join(s.dir, "started"), filepath.Join(s.dir, "gate")
+	for _, fifo := range []string{started, gate} {
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := testbound.Context(t)
+	first := s.command(ctx, "agent", "--id", "SCH-1", "--startup-timeout", "60s", "--",
+		"sh", "-c", `if mkdir "$0.once" 2>/dev/null; then echo started >"$0"; read go <"$1"; fi; exec "$2" reference-agent`, started, gate, s.acp)
+	var out strings.Builder
+	first.Stdout, first.Stderr = &out, &out
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ran := make(chan error, 1)
+	go func() { ran <- first.Wait() }()
+	heard := make(chan error, 1)
+	go func() { // the first run's subject started: the run holds its reports
+		_, err := os.ReadFile(started)
+		heard <- err
+	}()
+	select {
+	case err := <-heard:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case err := <-ran:
+		t.Fatalf("the first run ended before its subject started: %v\n%s", err, out.String())
+	case <-ctx.Done():
+		t.Fatalf("the first run's subject did not start: %v", testbound.Err(ctx, nil))
+	}
+
+	second := s.run("agent", "--startup-timeout", "5s", "--", "false")
+	expectExit(t, second, 2)
+	expectIn(t, "the second run's stderr", second.stderr, fmt.Sprintf("another acpconform run (pid %d) is writing %s", first.Process.Pid, s.junit))
+	for _, path := range []string{s.junit, s.json, s.summary} {
+		if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s is there while the first run holds it (%v): the second run wrote it", path, err)
+		}
+	}
+
+	if err := os.WriteFile(gate, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-ran; err != nil {
+		t.Fatalf("the first run: %v\n%s", err, out.String())
+	}
+	w := s.expectVerdict(verdictConformant)
+	for name, text := range map[string]string{"report.json": w.jsonText, "junit.xml": w.xml, "summary.md": w.summary} {
+		if !strings.Contains(text, "reference-agent") {
+			t.Errorf("%s is not of the first run's subject:\n%s", name, clip(text, 2000))
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(s.dir, ".*"))
+	if len(left) > 0 {
+		t.Errorf("lock or temporary files left behind: %v", left)
+	}
+	s.expectNoneLeft(false)
 }

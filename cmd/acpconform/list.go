@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -80,19 +79,18 @@ pending}]), - for stdout.`,
 
 // writeJSON writes v as indented JSON to path, - for stdout.
 func (a *app) writeJSON(cmd *cobra.Command, path string, v any) (int, error) {
-	var w io.Writer = a.stdout
-	if path != "-" {
-		f, err := os.Create(path)
-		if err != nil {
-			fmt.Fprintf(a.stderr, "acpconform %s: --json: %v\n", cmd.Name(), err)
-			return exitOutput, nil
-		}
-		defer f.Close()
-		w = f
+	encode := func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	var err error
+	if path == "-" {
+		err = encode(a.stdout)
+	} else {
+		err = reports.WriteFile(path, encode) // whole or not at all
+	}
+	if err != nil {
 		fmt.Fprintf(a.stderr, "acpconform %s: --json %s: %v\n", cmd.Name(), path, err)
 		return exitOutput, nil
 	}

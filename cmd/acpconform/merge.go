@@ -75,6 +75,11 @@ func (a *app) mergeCommand() *cobra.Command {
 					return exitUsage, usagef(cmd, "--baseline: %v", err)
 				}
 			}
+			lock, err := c.lockReports()
+			if err != nil {
+				return exitUsage, usagef(cmd, "%v", err)
+			}
+			defer lock.Release()
 			outputErr := c.paths().Remove()
 			reports.Decide(&run, c.baseline, interruption, len(run.Problems) > 0)
 			return c.finish(run, outputErr), nil

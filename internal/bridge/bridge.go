@@ -6,10 +6,12 @@
 // copies bytes both ways between its stdio and the socket, unchanged.
 //
 // Only this user can connect: the socket's directory is made afresh for
-// each listener with mode 0700 and removed when the listener closes, or as
-// soon as the one connection it takes has arrived. Nothing listens on TCP.
-// The directory is made in $TMPDIR, or in /tmp when $TMPDIR is missing or
-// too long for a unix socket's path (MaxPath).
+// each listener with mode 0700 and removed when the listener closes.
+// Nothing listens on TCP. The directory is made in $TMPDIR, or in /tmp
+// when $TMPDIR is missing or too long for a unix socket's path (MaxPath).
+// A listener takes one connection, its check's agent; a later one is
+// refused, and said (Again), so that a process that starts its agent
+// twice is told apart from one whose agent ended.
 package bridge
 
 import (
@@ -26,18 +28,21 @@ import (
 	"syscall"
 )
 
-// Listener takes one connection on a unix socket in a private directory.
+// Listener takes one connection on a unix socket in a private directory,
+// and refuses every later one until it closes.
 type Listener struct {
 	// Path is the socket's path, for the bridge's command line.
 	Path string
 
-	dir   string
-	ln    *net.UnixListener
-	once  sync.Once
-	ready chan struct{} // closed once accept has ended
-	conn  *net.UnixConn // what accept took, until Accept hands it over
-	err   error         // why accept took nothing
-	mu    sync.Mutex    // guards conn once ready is closed
+	dir       string
+	ln        *net.UnixListener
+	once      sync.Once
+	ready     chan struct{} // closed once the first connection has arrived, or the listener has closed
+	again     chan struct{} // closed once a second connection has arrived
+	accepting chan struct{} // closed once accept has returned
+	conn      *net.UnixConn // the first connection, until Accept hands it over
+	err       error         // why accept took nothing
+	mu        sync.Mutex    // guards conn once ready is closed
 }
 
 // MaxPath is the longest path a unix socket may have on this platform:
@@ -50,11 +55,12 @@ const MaxPath = len(syscall.RawSockaddrUnix{}.Path) - 1
 var ErrNoSocketDir = errors.New("no directory can hold the bridge's unix socket")
 
 // Listen makes a private directory and listens on a unix socket in it. It
-// accepts one connection, in the background; Accept returns it. The
-// directory is made in os.TempDir ($TMPDIR), or else in /tmp: the first
-// where the socket's path is at most MaxPath bytes and listening works.
-// When neither does, the error wraps ErrNoSocketDir and says why each
-// failed.
+// accepts one connection, in the background; Accept returns it. Every
+// later connection is closed at once: the peer reads the end of its
+// input. The directory is made in os.TempDir ($TMPDIR), or else in /tmp:
+// the first where the socket's path is at most MaxPath bytes and
+// listening works. When neither does, the error wraps ErrNoSocketDir and
+// says why each failed.
 func Listen() (*Listener, error) {
 	places := []place{{os.TempDir(), os.TempDir()}}
 	if os.Getenv("TMPDIR") != "" {
@@ -103,20 +109,37 @@ func listenUnder(parent string) (*Listener, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	l := &Listener{Path: path, dir: dir, ln: ln, ready: make(chan struct{})}
+	l := &Listener{Path: path, dir: dir, ln: ln, ready: make(chan struct{}), again: make(chan struct{}), accepting: make(chan struct{})}
 	go l.accept()
 	return l, nil
 }
 
 func (l *Listener) accept() {
-	defer close(l.ready)
+	defer close(l.accepting)
 	l.conn, l.err = l.ln.AcceptUnix()
-	l.stop() // one connection: no one else gets in, and the socket is gone
+	close(l.ready)
+	if l.err != nil {
+		return
+	}
+	for again := l.again; ; again = nil {
+		c, err := l.ln.AcceptUnix()
+		if err != nil {
+			return // closed
+		}
+		c.Close() // one connection a listener
+		if again != nil {
+			close(again)
+		}
+	}
 }
 
-// Ready is closed once the connection has arrived, or the listener has
-// closed without one: Accept then returns at once.
+// Ready is closed once the first connection has arrived, or the listener
+// has closed without one: Accept then returns at once.
 func (l *Listener) Ready() <-chan struct{} { return l.ready }
+
+// Again is closed once a second connection has arrived, which the
+// listener refused, as it refuses every later one.
+func (l *Listener) Again() <-chan struct{} { return l.again }
 
 // Accept waits for the connection, at most until ctx ends, and hands it
 // over: the caller closes it.
@@ -143,7 +166,7 @@ func (l *Listener) Accept(ctx context.Context) (*net.UnixConn, error) {
 // closes a connection that arrived but that Accept has not handed over.
 func (l *Listener) Close() error {
 	err := l.stop()
-	<-l.ready // the listener is closed: accept ends
+	<-l.accepting // the listener is closed: accept ends
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.conn != nil {

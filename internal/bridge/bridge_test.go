@@ -5,6 +5,8 @@ package bridge
 import (
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +16,8 @@ import (
 	"github.com/acpconform/acpconform/internal/testbound"
 )
 
-// The socket's directory is private, and gone once the connection is in.
+// The socket's directory is private; a second connection is refused at
+// once and said, and the directory is gone once the listener closes.
 func TestListenIsPrivateAndTakesOneConnection(t *testing.T) {
 	ctx := testbound.Context(t)
 	l, err := Listen()
@@ -32,12 +35,35 @@ func TestListenIsPrivateAndTakesOneConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(testbound.Err(ctx, err))
 	}
-	c.Close()
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("the socket's directory is still there once the bridge connected: %v", err)
+	defer c.Close()
+	select {
+	case <-l.Again():
+		t.Fatal("Again is closed after one connection")
+	default:
+	}
+
+	// A second connection: refused, it reads the end at once.
+	second, err := net.Dial("unix", l.Path)
+	if err != nil {
+		t.Fatalf("a second connection: %v", err)
+	}
+	defer second.Close()
+	if n, err := second.Read(make([]byte, 1)); n != 0 || !errors.Is(err, io.EOF) {
+		t.Errorf("the second connection read %d bytes, %v; want the end at once", n, err)
+	}
+	select {
+	case <-l.Again():
+	case <-ctx.Done():
+		t.Fatal(testbound.Err(ctx, errors.New("Again is not closed after a second connection")))
 	}
 	if err := <-ran; err != nil {
 		t.Errorf("Run = %v", err)
+	}
+	if err := l.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the socket's directory is still there once the listener closed: %v", err)
 	}
 }
 

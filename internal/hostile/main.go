@@ -38,6 +38,8 @@
 //	relay-sleep            never dials; sleeps
 //	relay-dial-late        dials the URL after $HOSTILE_DELAY (5s), then reads stdin until EOF
 //	relay-not-json         dials the URL, writes "not json" on stdout, then reads stdin until EOF
+//	relay-health-check     dials the URL and closes the connection at once, as a health check
+//	                       does, then executes $HOSTILE_EXEC (split on spaces) with ARGS
 //
 // Client mode:
 //
@@ -159,11 +161,12 @@ var modes = map[string]func(args []string) error{
 		time.Sleep(forever) // stdout, a copy of the parent's, stays open meanwhile
 		return nil
 	},
-	"relay-exit":        func([]string) error { os.Exit(1); return nil },
-	"relay-sleep":       func([]string) error { time.Sleep(forever); return nil },
-	"relay-dial-late":   relayDialLate,
-	"relay-not-json":    relayNotJSON,
-	"client-fail-start": clientFailStart,
+	"relay-exit":         func([]string) error { os.Exit(1); return nil },
+	"relay-sleep":        func([]string) error { time.Sleep(forever); return nil },
+	"relay-dial-late":    relayDialLate,
+	"relay-not-json":     relayNotJSON,
+	"relay-health-check": relayHealthCheck,
+	"client-fail-start":  clientFailStart,
 }
 
 // record appends "PID PGID MODE" to $HOSTILE_PIDFILE, in one write so that
@@ -262,6 +265,19 @@ func relayNotJSON(args []string) error {
 	return nil
 }
 
+// relayHealthCheck dials the agent and closes the connection, then
+// becomes $HOSTILE_EXEC, the relay proper, which dials it again.
+func relayHealthCheck(args []string) error {
+	conn, err := dial(args)
+	if err != nil {
+		return err
+	}
+	if err := conn.Close(websocket.StatusNormalClosure, "health check"); err != nil {
+		return fmt.Errorf("close the health check: %w", err)
+	}
+	return execEnv(args)
+}
+
 // dial connects to the WebSocket URL args[0] and keeps the connection
 // served (pings, close) until it ends.
 func dial(args []string) (*websocket.Conn, error) {
@@ -289,6 +305,11 @@ func clientFailStart(args []string) error {
 		fmt.Fprintf(os.Stderr, "hostile: start %d fails, as $HOSTILE_FAIL_START says\n", n)
 		os.Exit(1)
 	}
+	return execEnv(args)
+}
+
+// execEnv executes $HOSTILE_EXEC, split on spaces, with args.
+func execEnv(args []string) error {
 	argv := append(strings.Fields(os.Getenv("HOSTILE_EXEC")), args...)
 	if len(argv) == 0 {
 		return errors.New("$HOSTILE_EXEC names no command")

@@ -187,6 +187,15 @@ func (c *StreamConn) Close() error {
 	return nil
 }
 
+// Refuse closes the connection as Close does, for reason: every wait on
+// it ends with an error that says so (DescribeEnd: "acpconform closed it:
+// reason"), and so does its transcript. A stream has no way to tell the
+// peer why; the peer reads the end of the stream.
+func (c *StreamConn) Refuse(reason string) {
+	c.shut.CompareAndSwap(nil, &closedHereError{reason})
+	c.Close()
+}
+
 func (c *StreamConn) closeTransport() {
 	if wc, ok := c.w.(io.Closer); ok {
 		wc.Close()

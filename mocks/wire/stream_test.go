@@ -67,6 +67,21 @@ var _ = Describe("StreamConn", func() {
 		Expect(b.ReadFrame(ctx)).To(Equal([]byte("{}")))
 	})
 
+	It("says why it was refused, to every wait on it", within, func(ctx SpecContext) {
+		read := make(chan error, 1)
+		go func() {
+			_, err := b.ReadFrame(ctx)
+			read <- err
+		}()
+		b.Refuse("the subject connected a second time")
+		var err error
+		Eventually(ctx, read).Should(Receive(&err))
+		Expect(err).To(MatchError(wire.ErrClosedHere))
+		Expect(wire.DescribeEnd(err)).To(Equal("acpconform closed it: the subject connected a second time"))
+		_, err = a.ReadFrame(ctx)
+		Expect(err).To(MatchError(wire.ErrClosed), "the peer reads the end of the stream")
+	})
+
 	It("reports the peer's close, after the frames it sent", within, func(ctx SpecContext) {
 		Expect(a.WriteFrame(ctx, []byte("{}"))).To(Succeed())
 		Expect(a.Close()).To(Succeed())
