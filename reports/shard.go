@@ -60,7 +60,8 @@ func (r Run) ShardNote() string {
 const ProblemBroke = "the run itself did not complete"
 
 // ReadJSON reads a JSON report as WriteJSON writes it, of this format;
-// reports written before Shard existed read as whole runs.
+// reports written before Shard existed read as whole runs. Its text is
+// held to what a run keeps of its subject's (see bounded).
 func ReadJSON(r io.Reader) (Run, error) {
 	var j JSON
 	dec := json.NewDecoder(r)
@@ -110,7 +111,7 @@ func ReadJSON(r io.Reader) (Run, error) {
 		}
 		run.Shard = *j.Shard
 	}
-	return run, nil
+	return bounded(run), nil
 }
 
 // ShardRun is the run of one shard, and the file it was read from.
