@@ -300,13 +300,16 @@ func transcriptError(t string) string {
 // (such as "`" in Markdown) and the rules and level it checks:
 // `TOK-2/leading-zero` (TOK-2 MUST). A check without an ID is named by
 // its heading.
-func (c Check) Label(quote string) string {
+func (c Check) Label(quote string) string { return c.label(quoted(quote), plain) }
+
+// label is Label with the ID shown by id, and the rest by text.
+func (c Check) label(id, text func(string) string) string {
 	if c.ID == "" {
-		return c.Heading(quote)
+		return c.heading(id, text)
 	}
 	rules := strings.Join(c.Rules, " ")
 	if rules == "" {
 		rules = c.Area
 	}
-	return quote + c.ID + quote + " (" + rules + " " + c.Level + ")"
+	return id(c.ID) + " (" + text(rules) + " " + text(c.Level) + ")"
 }

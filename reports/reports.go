@@ -343,17 +343,28 @@ func (c Check) Key() string {
 // Heading names a check for people: its ID (between quote marks, such as
 // "`" in Markdown), the rules and level it checks, and its title:
 // `TOK-2/leading-zero` (TOK-2 MUST): TOK: reading the answer refuses ...
-func (c Check) Heading(quote string) string {
+func (c Check) Heading(quote string) string { return c.heading(quoted(quote), plain) }
+
+// heading is Heading with the ID shown by id, and the rest by text.
+func (c Check) heading(id, text func(string) string) string {
 	rules := strings.Join(c.Rules, " ")
 	if rules == "" {
 		rules = c.Area
 	}
-	h := fmt.Sprintf("(%s %s): %s", rules, c.Level, c.Name)
+	h := fmt.Sprintf("(%s %s): %s", text(rules), text(c.Level), text(c.Name))
 	if c.ID != "" {
-		h = quote + c.ID + quote + " " + h
+		h = id(c.ID) + " " + h
 	}
 	return h
 }
+
+// quoted shows a text between quote marks.
+func quoted(quote string) func(string) string {
+	return func(s string) string { return quote + s + quote }
+}
+
+// plain shows a text as it is.
+func plain(s string) string { return s }
 
 // sourceRoot is the repository's root as this package was built: a path
 // on the build machine, or the module path in a -trimpath build.

@@ -61,7 +61,8 @@ const ProblemBroke = "the run itself did not complete"
 
 // ReadJSON reads a JSON report as WriteJSON writes it, of this format;
 // reports written before Shard existed read as whole runs, and those
-// written before Selection with none.
+// written before Selection with none. Its text is held to what a run
+// keeps of its subject's (see bounded).
 func ReadJSON(r io.Reader) (Run, error) {
 	var j JSON
 	dec := json.NewDecoder(r)
@@ -117,7 +118,7 @@ func ReadJSON(r io.Reader) (Run, error) {
 		}
 		run.Shard = *j.Shard
 	}
-	return run, nil
+	return bounded(run), nil
 }
 
 // Selection is what a run of the catalogue selected: the catalogue it

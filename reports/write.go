@@ -250,17 +250,19 @@ type jsonCheck struct {
 // WriteMarkdown writes a summary fit for a CI job summary: the verdict and
 // why, a table by area, then every cause of failures (see [Cause]) with
 // its reason, how the subject's process ended, the checks it failed, and
-// the ends of its first check's transcript and stderr.
+// the ends of its first check's transcript and stderr. What a subject or
+// a shard wrote shows as written and cannot change the summary's shape
+// (see mdText, codeSpan and fenced).
 func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 	checks := r.Checks
 	t := Count(checks)
 	var b strings.Builder
-	fmt.Fprintf(&b, "## acpconform: %s%s\n\n%s.\n\n", r.Headline(), r.ShardNote(), r.Reason)
+	fmt.Fprintf(&b, "## acpconform: %s%s\n\n%s\n\n", mdText(r.Headline()), r.ShardNote(), mdText(r.Reason+"."))
 	fmt.Fprintf(&b, "%d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n\n", t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, r.Seconds)
 	if groups := ByArea(checks, areas); len(groups) > 0 {
 		b.WriteString("| area | passed | failed | skipped |\n|---|---:|---:|---:|\n")
 		for _, a := range groups {
-			fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
+			fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", mdText(a.Name), a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
 		}
 	}
 	// Many new failures are one line: the blocks below show each, by cause.
@@ -279,7 +281,7 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 			}
 			continue
 		}
-		fmt.Fprintf(&b, "\n- %s", elide.Head(p, 1000))
+		fmt.Fprintf(&b, "\n- %s", mdText(elide.Head(p, 1000)))
 	}
 	if len(r.Problems) > 0 {
 		b.WriteString("\n")
@@ -295,36 +297,38 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 		case c.State == StateError:
 			word = "COULD NOT RUN"
 		}
-		fmt.Fprintf(&b, "\n**%s** %s\n\n", word, c.Heading("`"))
+		fmt.Fprintf(&b, "\n**%s** %s\n\n", word, mdHeading(c))
 		if c.Known != "" {
-			fmt.Fprintf(&b, "Known failure: %s\n\n", elide.Head(c.Known, 1000))
+			fmt.Fprintf(&b, "Known failure: %s\n\n", mdText(elide.Head(c.Known, 1000)))
 		}
-		for _, line := range strings.Split(elide.Lines(strings.TrimSpace(c.Failure), 40, 400), "\n") {
+		// An indented code block: every line of it is indented, its
+		// control characters escaped.
+		for _, line := range strings.Split(elide.Escape(elide.Lines(strings.TrimSpace(c.Failure), 40, 400)), "\n") {
 			fmt.Fprintf(&b, "    %s\n", line)
 		}
 		if note := cause.Note(); note != "" {
-			fmt.Fprintf(&b, "    %s\n", elide.Head(note, 1000)) // in the block: it quotes the subject
+			fmt.Fprintf(&b, "    %s\n", elide.EscapeLine(elide.Head(note, 1000))) // in the block: it quotes the subject
 		}
 		if c.Process != "" {
-			fmt.Fprintf(&b, "\nThe subject's process %s.\n", c.Process)
+			fmt.Fprintf(&b, "\nThe subject's process %s.\n", mdText(c.Process))
 		}
 		if len(cause.Checks) == 1 && c.Rerun != "" {
-			fmt.Fprintf(&b, "\nRun again: %s.\n", elide.Head(c.Rerun, 1000))
+			fmt.Fprintf(&b, "\nRun again: %s.\n", mdText(elide.Head(c.Rerun, 1000)))
 		}
 		if len(cause.Checks) > 1 {
 			fmt.Fprintf(&b, "\nThe same cause failed %d checks (the transcript below is the first one's; report.json and junit.xml have each one's failure and transcript):\n\n", len(cause.Checks))
 			for _, o := range cause.Checks {
-				fmt.Fprintf(&b, "- %s\n", o.Label("`"))
+				fmt.Fprintf(&b, "- %s\n", mdLabel(o))
 				if o.Rerun != "" {
-					fmt.Fprintf(&b, "  Run again: %s.\n", elide.Head(o.Rerun, 1000))
+					fmt.Fprintf(&b, "  Run again: %s.\n", mdText(elide.Head(o.Rerun, 1000)))
 				}
 			}
 		}
 		if c.Transcript != "" {
-			fmt.Fprintf(&b, "\n<details><summary>transcript</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Transcript, 40, 300))
+			fmt.Fprintf(&b, "\n<details><summary>transcript</summary>\n\n%s\n</details>\n", fenced(lastLines(c.Transcript, 40, 300)))
 		}
 		if c.Diagnostics != "" {
-			fmt.Fprintf(&b, "\n<details><summary>subject stderr</summary>\n\n```\n%s\n```\n</details>\n", lastLines(c.Diagnostics, 20, 300))
+			fmt.Fprintf(&b, "\n<details><summary>subject stderr</summary>\n\n%s\n</details>\n", fenced(lastLines(c.Diagnostics, 20, 300)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -348,19 +352,23 @@ func lastLines(s string, n, width int) string {
 // WriteJUnit writes the JUnit XML report of r: one testsuite, one testcase
 // a check (deselected ones left out), the area as the classname, the
 // CONTRACT IDs as a property, the transcript as system-out and the
-// subject's stderr as system-err.
+// subject's stderr as system-err. What a subject or a shard wrote has its
+// control characters escaped (elide.Escape; attributes on one line,
+// elide.EscapeLine), so that the file is well-formed XML 1.0 whatever they
+// wrote, and nothing in it moves the cursor of a CI log that shows it.
 func WriteJUnit(w io.Writer, r Run) error {
+	line, text := elide.EscapeLine, elide.Escape
 	suite := reporters.JUnitTestSuite{
-		Name:    "acpconform: " + r.Subject,
+		Name:    line("acpconform: " + r.Subject),
 		Package: "acpconform",
 		Time:    r.Seconds,
 		Properties: reporters.JUnitProperties{Properties: []reporters.JUnitProperty{
-			{Name: "subject", Value: r.Subject},
-			{Name: "subject.command", Value: r.Command},
-			{Name: "verdict", Value: string(r.Verdict)},
-			{Name: "reason", Value: r.Reason},
-			{Name: "acpconform.version", Value: r.Version},
-			{Name: "contract.revision", Value: r.Contract},
+			{Name: "subject", Value: line(r.Subject)},
+			{Name: "subject.command", Value: line(r.Command)},
+			{Name: "verdict", Value: line(string(r.Verdict))},
+			{Name: "reason", Value: line(r.Reason)},
+			{Name: "acpconform.version", Value: line(r.Version)},
+			{Name: "contract.revision", Value: line(r.Contract)},
 		}},
 	}
 	if r.Shard.Count > 0 {
@@ -375,42 +383,43 @@ func WriteJUnit(w io.Writer, r Run) error {
 			name = c.ID + ": " + c.Name
 		}
 		tc := reporters.JUnitTestCase{
-			Name:      name,
-			Classname: "acpconform." + c.Area,
-			Status:    c.State,
+			Name:      line(name),
+			Classname: line("acpconform." + c.Area),
+			Status:    line(c.State),
 			Time:      c.Seconds,
-			SystemOut: c.Transcript,
-			SystemErr: c.Diagnostics,
+			SystemOut: text(c.Transcript),
+			SystemErr: text(c.Diagnostics),
 			Properties: &reporters.JUnitProperties{Properties: []reporters.JUnitProperty{
-				{Name: EntryRules, Value: strings.Join(c.Rules, ", ")},
-				{Name: "level", Value: c.Level},
+				{Name: EntryRules, Value: line(strings.Join(c.Rules, ", "))},
+				{Name: "level", Value: line(c.Level)},
 			}},
 		}
 		if c.Location != "" {
-			tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: "location", Value: c.Location})
+			tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: "location", Value: line(c.Location)})
 		}
 		if c.Rerun != "" {
-			tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: "rerun", Value: c.Rerun})
+			tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: "rerun", Value: line(c.Rerun)})
 		}
 		body := c.Failure
 		if c.Process != "" {
 			body += "\n\nThe subject's process " + c.Process + "."
 		}
+		body = text(body)
 		switch {
 		case c.Known != "":
-			tc.Skipped = &reporters.JUnitSkipped{Message: "known failure: " + elide.Head(c.Known, 1000)}
+			tc.Skipped = &reporters.JUnitSkipped{Message: line("known failure: " + elide.Head(c.Known, 1000))}
 			suite.Skipped++
 		case c.State == StateFailed:
-			tc.Failure = &reporters.JUnitFailure{Message: firstLine(c.Failure), Type: c.Level, Description: body}
+			tc.Failure = &reporters.JUnitFailure{Message: line(firstLine(c.Failure)), Type: line(c.Level), Description: body}
 			suite.Failures++
 		case c.State == StateInterrupted:
 			tc.Error = &reporters.JUnitError{Message: "interrupted", Type: "interrupted", Description: body}
 			suite.Errors++
 		case c.State == StateError:
-			tc.Error = &reporters.JUnitError{Message: firstLine(c.Failure), Type: "not started", Description: body}
+			tc.Error = &reporters.JUnitError{Message: line(firstLine(c.Failure)), Type: "not started", Description: body}
 			suite.Errors++
 		case c.State == StateSkipped:
-			tc.Skipped = &reporters.JUnitSkipped{Message: c.SkipReason}
+			tc.Skipped = &reporters.JUnitSkipped{Message: line(c.SkipReason)}
 			suite.Skipped++
 		}
 		suite.TestCases = append(suite.TestCases, tc)

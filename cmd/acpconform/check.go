@@ -232,6 +232,15 @@ type checking struct {
 	ctx      context.Context // the run's: signals and --timeout end it
 }
 
+// forPeople has what c writes for people to read (the summary, progress,
+// messages and Ginkgo's output with -v) escaped on its way, since it shows
+// what subjects said (see elide.Escape): nothing a subject writes moves
+// the cursor or changes the terminal. Reports on stdout go as they are.
+func (c *checking) forPeople() *checking {
+	c.stdout, c.stderr = elide.NewWriter(c.stdout), elide.NewWriter(c.stderr)
+	return c
+}
+
 // checkSubject is the common path of agent, client and relay: configure
 // the run, start the subject once (could not run when it cannot), run the
 // catalogue, and report.
@@ -264,13 +273,14 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	if f.toStdout() > 0 {
 		c.stdout = a.stderr // a report has stdout; the summary is for people
 	}
+	c.forPeople()
 	if f.baseline != "" {
 		if c.baseline, err = reports.LoadBaseline(f.baseline); err != nil {
 			return exitUsage, usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--baseline: %w", err)}
 		}
 	}
 	ctx := a.ctx
-	stderr := a.stderr
+	stderr := c.stderr
 	ctx, cancel := context.WithTimeoutCause(ctx, f.timeout, timedOut{f.timeout})
 	defer cancel()
 	c.ctx = ctx
@@ -355,7 +365,7 @@ func (c *checking) catalogue() reports.Run {
 	cfg.OnStart = func() { fmt.Fprintf(c.stderr, "acpconform: checking %s\n", c.name) }
 	if cfg.Verbose {
 		cfg.Output = c.stderr // Ginkgo's spec by spec; stdout keeps the summary
-		cfg.NoColor = !colour(os.Stderr)
+		cfg.NoColor = true    // colours are escape sequences: c.stderr escapes them
 	}
 	var dealt []string // nil unless a shard's run deals its share
 	cfg.OnDeal = func(ids []string) { dealt = ids }
@@ -522,10 +532,14 @@ func interruptedReason(ctx context.Context, run reports.Run) string {
 func (c *checking) print(run reports.Run, written []string, baselineWritten bool) {
 	var b bytes.Buffer
 	t := reports.Count(run.Checks)
+	// c.stdout escapes control characters; a text of one line goes on one
+	// line (elide.EscapeLine), and a text of several is indented, so that
+	// none of it reads as a line of acpconform's.
+	line := elide.EscapeLine
 	fmt.Fprintf(&b, "acpconform: %s%s: %d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n",
-		run.Subject, run.ShardNote(), t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, run.Seconds)
+		line(run.Subject), run.ShardNote(), t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, run.Seconds)
 	for _, a := range reports.ByArea(run.Checks, suite.Areas()) {
-		fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", a.Name, a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
+		fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", line(a.Name), a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
 	}
 	for _, cause := range reports.Causes(run.Checks) {
 		c.printFailure(&b, cause, run.Verdict == reports.CouldNotRun)
@@ -546,12 +560,12 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 		if strings.HasPrefix(p, "new failure:") && (c.baseline == nil || news > 1) {
 			continue // listed above, by cause
 		}
-		fmt.Fprintf(&b, "  %s\n", elide.Head(p, 1000))
+		fmt.Fprintf(&b, "  %s\n", line(elide.Head(p, 1000)))
 	}
 	if c.baseline != nil && news > 1 {
 		fmt.Fprintf(&b, "  %d new failures of MUST checks: above, by cause\n", news)
 	}
-	fmt.Fprintf(&b, "acpconform: %s: %s\n", run.Headline(), run.Reason)
+	fmt.Fprintf(&b, "acpconform: %s: %s\n", line(run.Headline()), line(run.Reason))
 	if len(written) > 0 {
 		fmt.Fprintf(&b, "reports: %s\n", strings.Join(written, " "))
 	}
@@ -560,7 +574,7 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 	}
 	_, _ = c.stdout.Write(b.Bytes()) // a closed stdout (| head) must not stop the rest
 	if run.Verdict != reports.Conformant && run.Verdict != reports.NotConformant {
-		fmt.Fprintf(c.stderr, "acpconform %s: %s: %s\n", c.cmd, run.Verdict, elide.Lines(failureOf(run), 20, 500))
+		fmt.Fprintf(c.stderr, "acpconform %s: %s: %s\n", c.cmd, run.Verdict, strings.ReplaceAll(elide.Lines(failureOf(run), 20, 500), "\n", "\n  "))
 	}
 }
 
@@ -587,20 +601,23 @@ func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bo
 	case ch.State == reports.StateError:
 		word = "COULD NOT RUN"
 	}
-	fmt.Fprintf(b, "%s %s\n", word, elide.Head(ch.Heading(""), 400))
+	// b goes to c.stdout, which escapes control characters; a text of
+	// one line goes on one line, a text of several is indented.
+	line := elide.EscapeLine
+	fmt.Fprintf(b, "%s %s\n", word, line(elide.Head(ch.Heading(""), 400)))
 	if ch.Known != "" {
-		fmt.Fprintf(b, "  known failure: %s\n", elide.Head(ch.Known, lineBytes))
+		fmt.Fprintf(b, "  known failure: %s\n", line(elide.Head(ch.Known, lineBytes)))
 	}
 	fmt.Fprintf(b, "  %s\n", strings.ReplaceAll(elide.Lines(strings.TrimSpace(ch.Failure), failureLines, lineBytes), "\n", "\n  "))
 	if note := cause.Note(); note != "" {
-		fmt.Fprintf(b, "  %s\n", elide.Head(note, 1000))
+		fmt.Fprintf(b, "  %s\n", line(elide.Head(note, 1000)))
 	}
 	if ch.Process != "" {
-		fmt.Fprintf(b, "  the subject's process %s\n", ch.Process)
+		fmt.Fprintf(b, "  the subject's process %s\n", line(ch.Process))
 	}
 	one := len(cause.Checks) == 1
 	if ch.Rerun != "" && one {
-		fmt.Fprintf(b, "  run again: %s\n", elide.Head(ch.Rerun, 1000))
+		fmt.Fprintf(b, "  run again: %s\n", line(elide.Head(ch.Rerun, 1000)))
 	}
 	if tail := lastStderrLines(ch.Diagnostics, 5); tail != "" && (ch.Process != "" || c.cfg.Verbose) && !startUp {
 		fmt.Fprintf(b, "  its stderr ends:\n    %s\n", strings.ReplaceAll(tail, "\n", "\n    "))
@@ -608,16 +625,16 @@ func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bo
 	if c.cfg.Verbose && ch.Transcript != "" {
 		of := ""
 		if !one {
-			of = " of " + ch.Label("")
+			of = " of " + line(elide.Head(ch.Label(""), 400))
 		}
 		fmt.Fprintf(b, "  transcript%s:\n    %s\n", of, strings.ReplaceAll(strings.TrimSpace(elide.Tail(ch.Transcript, 16<<10)), "\n", "\n    "))
 	}
 	if one {
-		if line := c.againLine(ch); line != "" {
-			fmt.Fprintf(b, "  run it again: %s\n", line)
+		if again := c.againLine(ch); again != "" {
+			fmt.Fprintf(b, "  run it again: %s\n", line(again))
 		}
 		if len(ch.Rules) > 0 {
-			fmt.Fprintf(b, "  the rule:     acpconform explain %s\n", ch.Rules[0])
+			fmt.Fprintf(b, "  the rule:     acpconform explain %s\n", line(ch.Rules[0]))
 		}
 		return
 	}
@@ -628,16 +645,16 @@ func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bo
 	fmt.Fprintf(b, "  the same cause failed %d checks%s (the reports have each one's failure):\n", len(cause.Checks), again)
 	for _, o := range cause.Checks {
 		label := elide.Head(o.Label(""), 400)
-		if line := c.againLine(o); line != "" {
-			label += ": " + line
+		if again := c.againLine(o); again != "" {
+			label += ": " + again
 		}
-		fmt.Fprintf(b, "    %s\n", label)
+		fmt.Fprintf(b, "    %s\n", line(label))
 		if o.Rerun != "" {
-			fmt.Fprintf(b, "      run again: %s\n", elide.Head(o.Rerun, 1000))
+			fmt.Fprintf(b, "      run again: %s\n", line(elide.Head(o.Rerun, 1000)))
 		}
 	}
 	if len(ch.Rules) > 0 {
-		fmt.Fprintf(b, "  the rules:    acpconform explain %s, and so on for each rule above\n", ch.Rules[0])
+		fmt.Fprintf(b, "  the rules:    acpconform explain %s, and so on for each rule above\n", line(ch.Rules[0]))
 	}
 }
 
@@ -706,14 +723,4 @@ func appendStepSummary(run reports.Run) error {
 		return fmt.Errorf("$GITHUB_STEP_SUMMARY: %w", err)
 	}
 	return nil
-}
-
-// colour reports whether output to f may be in colour: a terminal, and
-// NO_COLOR (no-color.org) unset.
-func colour(f *os.File) bool { return os.Getenv("NO_COLOR") == "" && isTerminal(f) }
-
-// isTerminal reports whether f is a terminal, where progress lines help.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/internal/version"
 	"github.com/acpconform/acpconform/probe"
 	"github.com/acpconform/acpconform/suite"
@@ -55,11 +56,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 			err = fmt.Errorf("%s: %v (see %s --help)", name, err, name)
 		}
-		fmt.Fprintln(stderr, oneLine(err.Error()))
+		// A usage error may quote a file (a shard's report, a baseline):
+		// one line, bounded and escaped.
+		fmt.Fprintln(stderr, elide.EscapeLine(elide.Head(oneLine(err.Error()), maxUsageError)))
 		return exitUsage
 	}
 	return a.code
 }
+
+// maxUsageError bounds a usage error: a few lines of a terminal.
+const maxUsageError = 2 << 10
 
 // oneLine joins a message's lines, so a usage error is one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

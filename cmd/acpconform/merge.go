@@ -70,6 +70,7 @@ func (a *app) mergeCommand() *cobra.Command {
 			if f.toStdout() > 0 {
 				c.stdout = a.stderr // a report has stdout; the summary is for people
 			}
+			c.forPeople()
 			if f.baseline != "" {
 				if c.baseline, err = reports.LoadBaseline(f.baseline); err != nil {
 					return exitUsage, usagef(cmd, "--baseline: %v", err)

@@ -1,7 +1,8 @@
-// Package elide bounds text that a subject under test controls, so that no
-// report, log line or terminal gets more than a set number of bytes of it.
-// What is cut is replaced by a marker giving the size of the whole:
-// "… [1048576 bytes in all]".
+// Package elide bounds and escapes text that a subject under test controls,
+// so that no report, log line or terminal gets more than a set number of
+// bytes of it, nor a character of it that is not plain text. What is cut is
+// replaced by a marker giving the size of the whole: "… [1048576 bytes in
+// all]"; what is escaped shows as \x1b or \u202e (see [Escape]).
 package elide
 
 import (

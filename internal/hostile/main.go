@@ -19,6 +19,11 @@
 //	huge-line              answers initialize with one 50 MB line, then reads until EOF
 //	refuse-sessions        answers initialize; answers session/new with -32000 "Authentication required"
 //	never-ask              answers every prompt with a text and end_turn, asking nothing
+//	forge [error|outcome|not-json]
+//	                       writes control characters, escape sequences, bidi overrides,
+//	                       bytes that are not UTF-8 and Markdown breakouts (reportcheck.Forgery) on
+//	                       stderr; answers every prompt with them in an error, as its
+//	                       outcome or in a line that is not JSON, and exits 1
 //	flood                  on session/prompt sends $HOSTILE_COUNT (12000) session/update
 //	                       notifications of $HOSTILE_SIZE (1 MiB) bytes of text, then reads on
 //	huge-number            answers every probe "accepted" with a 1 MB number as the value
@@ -131,6 +136,7 @@ var modes = map[string]func(args []string) error{
 	"flood":           flood,
 	"refuse-sessions": refuseSessions,
 	"never-ask":       neverAsk,
+	"forge":           forge,
 	"huge-number":     hugeNumber,
 	"ignore-term":     ignoreTerm,
 	"setsid-child":    setsidChild,

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpconform/acpconform/internal/reportcheck"
+	"github.com/acpconform/acpconform/reports"
+)
+
+// expectTerminalClean checks what acpconform printed: no character of a
+// subject's that is not text (reportcheck.Clean), and no line of a
+// subject's standing as a line of acpconform's (at the start of a line).
+func expectTerminalClean(t *testing.T, name, text string) {
+	t.Helper()
+	if err := reportcheck.Clean(text); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		for _, forged := range []string{"acpconform: agent command ./my-agent", "## ", "FORGERY-END", "</details>"} {
+			if strings.HasPrefix(l, forged) {
+				t.Errorf("%s has a line of the subject's as a line of its own: %q", name, l)
+			}
+		}
+	}
+}
+
+// TestHostileForgery: a subject that writes reportcheck.Forgery (every
+// control character, terminal escape sequences, bidi overrides, bytes
+// that are not UTF-8, Markdown breakouts) on its stderr and in what it
+// sends: a JSON-RPC error, its outcome, a line that is not JSON. With -v
+// the terminal shows its stderr, its transcripts and Ginkgo's report too.
+// The terminal, summary.md, the step summary and junit.xml show all of it
+// escaped, and none of it ends a block, starts a heading or a line.
+func TestHostileForgery(t *testing.T) {
+	for _, how := range []string{"error", "outcome", "not-json"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			step := filepath.Join(t.TempDir(), "step-summary.md")
+			s := newRun(t, "GITHUB_STEP_SUMMARY="+step)
+			e := s.run("agent", "-v", "--id", "TOK-1", "--startup-timeout", "5s", "--response-timeout", "2s", "--", s.hostile, "forge", how)
+			expectExit(t, e, 1)
+			w := s.expectVerdict(verdictNotConformant)
+			expectTerminalClean(t, "stdout", e.stdout)
+			expectTerminalClean(t, "stderr", e.stderr)
+			// Escaped, the subject's words are there: the test saw them.
+			expectIn(t, "the terminal", e.stdout+e.stderr, `\x1b]0;acpconform`, `\x0dacpconform`, `\u202e`, `\xff\xfe`, "FORGERY-END")
+			if w.summOK {
+				if err := reportcheck.Markdown(w.summary); err != nil {
+					t.Errorf("%v\n%s", err, clip(w.summary, 6000))
+				}
+				expectIn(t, "summary.md", w.summary, `\x1b]0;acpconform`, `\u009b`, `\xff\xfe`, "FORGERY-END")
+			}
+			if data, err := os.ReadFile(step); err != nil {
+				t.Errorf("$GITHUB_STEP_SUMMARY: %v", err)
+			} else if err := reportcheck.Markdown(string(data)); err != nil {
+				t.Errorf("$GITHUB_STEP_SUMMARY: %v", err)
+			}
+			if w.junitOK {
+				if err := reportcheck.JUnit([]byte(w.xml)); err != nil {
+					t.Errorf("%v", err)
+				}
+				expectIn(t, "junit.xml", w.xml, `\x1b]0;acpconform`, `\u202e`, `\xff\xfe`, "FORGERY-END")
+			}
+			s.expectNoneLeft(true)
+		})
+	}
+}
+
+// TestPrintShowsShardTextAsData: the terminal summary of runs whose every
+// text is forged, as a tampered shard's are (merge prints them): one that
+// could not run, whose start-up failure goes to stderr too, and one that
+// failed, with checks of every state that prints.
+func TestPrintShowsShardTextAsData(t *testing.T) {
+	forgery := reportcheck.Forgery + "\n" + reportcheck.NotUTF8
+	check := func(state string) reports.Check {
+		return reports.Check{
+			ID: "TOK-2/x\n" + forgery, Name: "TOK: " + forgery, Area: "TOK\n" + forgery, Rules: []string{"TOK-2\n" + forgery}, Level: "MUST\n" + forgery,
+			State: state, Failure: forgery, Process: "exited\n" + forgery, Rerun: "again\n" + forgery, Known: "known\n" + forgery,
+			Transcript: forgery, Diagnostics: forgery,
+		}
+	}
+	for _, run := range []reports.Run{
+		{Subject: "agent\n" + forgery, Verdict: reports.CouldNotRun, Reason: forgery, Checks: []reports.Check{check(reports.StateFailed)}},
+		{Subject: "agent\n" + forgery, Verdict: reports.NotConformant, Reason: forgery, Problems: []string{forgery},
+			Checks: []reports.Check{check(reports.StateFailed), check(reports.StateError), check(reports.StateInterrupted), check(reports.StateFailed)}},
+	} {
+		var stdout, stderr strings.Builder
+		c := (&checking{cmd: "merge", f: &checkFlags{}, stdout: &stdout, stderr: &stderr}).forPeople()
+		c.cfg.Verbose = true // transcripts and stderr too
+		c.print(run, nil, false)
+		expectTerminalClean(t, string(run.Verdict)+": stdout", stdout.String())
+		expectTerminalClean(t, string(run.Verdict)+": stderr", stderr.String())
+		expectIn(t, string(run.Verdict), stdout.String(), `\x1b]0;acpconform`, `\x0dacpconform`)
+	}
+}
+
+// TestMergeUsageErrorIsEscaped: a shard file that is no report of
+// acpconform's is a usage error that may quote it: one line, escaped.
+func TestMergeUsageErrorIsEscaped(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "report.json")
+	id, err := json.Marshal("TOK-2/x\n" + reportcheck.Forgery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := fmt.Sprintf(`{"acpconform":%d,"subject":"s","verdict":"conformant","shard":{"index":1,"count":1},"checks":[{"id":%s,"name":"n","state":"forged"}]}`, reports.FormatVersion, id)
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := acpconform(t, nil, "merge", file)
+	expectCode(t, r, 2)
+	expectTerminalClean(t, "stderr", r.stderr)
+	if lines := strings.Count(strings.TrimSpace(r.stderr), "\n"); lines > 0 || !strings.Contains(r.stderr, file) || !strings.Contains(r.stderr, `\x1b]0;`) {
+		t.Errorf("stderr is %d lines, want one that names %s and quotes the shard escaped:\n%s", lines+1, file, r.stderr)
+	}
+}
