@@ -177,7 +177,9 @@ combines the reports of a run's shards, exits with one of:
      another run is writing; one line says which
   3  could not run: the subject did not start, connect, or answer initialize
      within --startup-timeout; the message says what it did instead, with
-     the end of its stderr
+     the end of its stderr; or acpconform's own environment (such as a
+     TMPDIR that cannot hold the bridge's socket) kept it from starting
+     the subject, and the message says so
   4  nothing was checked: no MUST check ran (the selection matched nothing,
      every selected check was skipped, or only SHOULD checks ran)
   5  interrupted: SIGINT, SIGTERM, SIGHUP or --timeout, in any phase; the
