@@ -31,8 +31,15 @@ func (m RelayMutant) Subject() suite.Subject {
 
 // Relays lists the mutants of our relays, at least one per REL rule.
 var Relays = []RelayMutant{
-	{"cancel-not-renumbered", "REL-2", "mirror", "REL-2/cancel-request-translated", frames(func() filter { return (&renumbering{}).filter })},
-	{"answers-crossed", "REL-3", "command relay", "REL-3/concurrent-both-ways", frames(func() filter { return (&renumbering{translateCancel: true, crossed: true}).filter })},
+	{"cancel-not-renumbered", "REL-2", "mirror", "REL-2/cancel-request-translated", frames(func() filter { return (&renumbering{requests: relay.ToClient}).filter })},
+	{"client-cancel-not-renumbered", "REL-2", "mirror", "REL-2/client-cancel-request-translated", frames(func() filter {
+		// Both sides' requests renumbered, as @thinkwell/conductor 0.5.7
+		// does, and only the agent's cancellation translated.
+		return chain((&renumbering{requests: relay.ToClient, translateCancel: true}).filter, (&renumbering{requests: relay.ToAgent}).filter)
+	})},
+	{"answers-crossed", "REL-3", "command relay", "REL-3/concurrent-both-ways", frames(func() filter {
+		return (&renumbering{requests: relay.ToClient, translateCancel: true, crossed: true}).filter
+	})},
 	{"session-cancel-swallowed", "REL-2", "command relay", "REL-2/session-cancel-passes", frames(func() filter {
 		return func(dir relay.Direction, frame []byte) [][]byte {
 			if dir == relay.ToAgent && methodOf(frame) == "session/cancel" {
@@ -130,12 +137,26 @@ func frames(newFilter func() filter) func() *relay.Tamper {
 	}
 }
 
-// renumbering renumbers the agent's requests, as a proxy with an id space
-// of its own toward the client does, and maps the client's answers back.
-// It forgets the requestId of $/cancel_request unless translateCancel,
-// and, when crossed, maps an answer to the newest request pending instead
-// of its own.
+// chain passes each frame through first, then what comes of it through
+// second.
+func chain(first, second filter) filter {
+	return func(dir relay.Direction, frame []byte) [][]byte {
+		var out [][]byte
+		for _, f := range first(dir, frame) {
+			out = append(out, second(dir, f)...)
+		}
+		return out
+	}
+}
+
+// renumbering renumbers the requests going one way (the agent's, toward
+// the client, or the client's, toward the agent), as a proxy with an id
+// space of its own toward their receiver does, and maps the answers coming
+// back. It forgets the requestId of a $/cancel_request going that way
+// unless translateCancel, and, when crossed, maps an answer to the newest
+// request pending instead of its own.
 type renumbering struct {
+	requests                 relay.Direction
 	translateCancel, crossed bool
 
 	next    int
@@ -143,8 +164,8 @@ type renumbering struct {
 }
 
 type pendingID struct {
-	mine   int             // the id the client sees
-	agents json.RawMessage // the agent's
+	mine    int             // the id the receiver sees
+	senders json.RawMessage // the sender's
 }
 
 func (r *renumbering) filter(dir relay.Direction, frame []byte) [][]byte {
@@ -155,22 +176,22 @@ func (r *renumbering) filter(dir relay.Direction, frame []byte) [][]byte {
 	_, isCall := msg["method"]
 	id, hasID := msg["id"]
 	switch {
-	case dir == relay.ToClient && isCall && hasID && string(id) != "null":
+	case dir == r.requests && isCall && hasID && string(id) != "null":
 		mine := 1000 + r.next
 		r.next++
 		r.pending = append(r.pending, pendingID{mine, id})
 		msg["id"] = encode(mine)
-	case dir == relay.ToClient && r.translateCancel && methodOf(frame) == "$/cancel_request":
+	case dir == r.requests && r.translateCancel && methodOf(frame) == "$/cancel_request":
 		var params struct {
 			RequestID json.RawMessage `json:"requestId"`
 		}
 		_ = json.Unmarshal(msg["params"], &params)
 		for _, p := range r.pending {
-			if string(p.agents) == string(params.RequestID) {
+			if string(p.senders) == string(params.RequestID) {
 				msg["params"] = encode(map[string]int{"requestId": p.mine})
 			}
 		}
-	case dir == relay.ToAgent && !isCall && hasID:
+	case dir != r.requests && !isCall && hasID:
 		var mine int
 		if json.Unmarshal(id, &mine) != nil {
 			return [][]byte{frame}
@@ -187,7 +208,7 @@ func (r *renumbering) filter(dir relay.Direction, frame []byte) [][]byte {
 		if r.crossed {
 			at = len(r.pending) - 1
 		}
-		msg["id"] = r.pending[at].agents
+		msg["id"] = r.pending[at].senders
 		r.pending = append(r.pending[:at], r.pending[at+1:]...)
 	default:
 		return [][]byte{frame}

@@ -86,18 +86,39 @@ func (e *env) relChecks() {
 			q := p.client.await(ctx, "the agent's elicitation/create", func(m relMsg) bool { return m.isRequest("elicitation/create") })
 			p.agent.send(ctx, notification("$/cancel_request", map[string]int{"requestId": agentID}))
 			c := p.client.await(ctx, "the agent's $/cancel_request", func(m relMsg) bool { return m.isNotification("$/cancel_request") })
-			var params struct {
-				RequestID json.RawMessage `json:"requestId"`
-			}
-			_ = json.Unmarshal(c.Params, &params)
-			if !probe.SameValue(params.RequestID, q.ID) {
+			if got := c.requestID(); !probe.SameValue(got, q.ID) {
 				Fail(fmt.Sprintf("relay defect: the agent cancelled its elicitation/create (id %d on the agent's side), which the client received as id %s, "+
 					"but the $/cancel_request the client received has requestId %s: the relay renumbered the request and not its cancellation, "+
-					"so the client cannot tell which request ended\nthe $/cancel_request's params: %s", agentID, q.ID, show(params.RequestID), show(c.Params)))
+					"so the client cannot tell which request ended\nthe $/cancel_request's params: %s", agentID, show(q.ID), show(got), show(c.Params)))
 			}
 			p.client.send(ctx, answer(q.ID, json.RawMessage(`{"action":"cancel"}`)))
 			got := p.agent.await(ctx, "the client's answer to the cancelled elicitation/create", func(m relMsg) bool { return m.answers(agentID) })
 			expectJSON("the relay changed the client's cancel answer on its way to the agent", got.Result, json.RawMessage(`{"action":"cancel"}`))
+		})
+
+		e.it("client-cancel-request-translated", "passes the client's $/cancel_request to the agent with the id the agent saw", rules("REL-2"), func(ctx SpecContext) {
+			p := e.openRelay(ctx)
+			prompt := p.prompt(ctx, idPrompt, p.session, "go")
+			// The agent is slow to answer the prompt, and the client cancels it.
+			p.client.send(ctx, notification("$/cancel_request", map[string]int{"requestId": idPrompt}))
+			c := p.agent.await(ctx, "the client's $/cancel_request", func(m relMsg) bool { return m.isNotification("$/cancel_request") })
+			if got := c.requestID(); !probe.SameValue(got, prompt.ID) {
+				Fail(fmt.Sprintf("relay defect: the client cancelled its session/prompt (id %d on the client's side), which the agent received as id %s, "+
+					"but the $/cancel_request the agent received has requestId %s%s: the relay renumbered the request and not its cancellation, "+
+					"so the agent cannot tell which request the client cancelled\nthe $/cancel_request's params: %s",
+					idPrompt, show(prompt.ID), show(got), p.agent.naming(got), show(c.Params)))
+			}
+			cancelled := json.RawMessage(`{"code":-32800,"message":"Request cancelled","data":{"acpconform.dev/rel":"prompt"}}`)
+			p.agent.send(ctx, errorAnswer(prompt.ID, cancelled))
+			got := p.client.await(ctx, "the answer to its cancelled session/prompt (id 2)", func(m relMsg) bool { return m.answers(idPrompt) })
+			// A relay may answer the cancelled request itself, as the agent would.
+			var e32800 struct {
+				Code *int `json:"code"`
+			}
+			if json.Unmarshal(got.Error, &e32800) != nil || e32800.Code == nil || *e32800.Code != -32800 {
+				Fail(fmt.Sprintf("relay defect: the agent answered the cancelled session/prompt with the error %s, and the client received %s instead",
+					show(cancelled), describeAnswer(got)))
+			}
 		})
 
 		e.it("session-cancel-passes", "passes the client's session/cancel to the agent", rules("REL-2"), func(ctx SpecContext) {

@@ -11,6 +11,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
 	"github.com/acpconform/acpconform/suite"
@@ -56,6 +57,17 @@ func (m relMsg) isNotification(method string) bool {
 // answers reports a response with id.
 func (m relMsg) answers(id int) bool {
 	return m.Bad == "" && m.Method == "" && probe.SameValue(m.ID, json.RawMessage(fmt.Sprint(id)))
+}
+
+// requestID is a $/cancel_request's params.requestId.
+func (m relMsg) requestID() json.RawMessage { return requestIDOf(peer.Message{Params: m.Params}) }
+
+// describeAnswer shows a response for a failure: its result or its error.
+func describeAnswer(m relMsg) string {
+	if len(m.Error) > 0 {
+		return "the error " + show(m.Error)
+	}
+	return "the result " + show(m.Result)
 }
 
 // String names the message in a list of what an end received.
@@ -163,6 +175,17 @@ func (x *relEnd) awaitN(ctx context.Context, what string, n int, match func(relM
 			Fail(fmt.Sprintf("the %s did not receive %s within %s; it received %s", x.side, what, x.e.response, x.summary()))
 		}
 	}
+}
+
+// naming says, for a failure, what id names among the requests the end
+// received: another request, or none.
+func (x *relEnd) naming(id json.RawMessage) string {
+	for _, m := range x.received() {
+		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" && probe.SameValue(m.ID, id) {
+			return fmt.Sprintf(" (on the %s's side the id of its %s request)", x.side, show(m.Method))
+		}
+	}
+	return fmt.Sprintf(" (the id of no request the %s received)", x.side)
 }
 
 // summary lists what the end received, briefly.
