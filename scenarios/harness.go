@@ -171,15 +171,33 @@ type fixture struct {
 // done nothing unscripted.
 func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
+	return e.connectWith(ctx, cfg, e.initialize)
+}
+
+// connectWith is connect with initialize, which sends initialize on f's
+// connection and reports whether the subject accepted it. When it did
+// not, connectWith opens no session and returns nil.
+func (e *env) connectWith(ctx context.Context, cfg client.Config, initialize func(context.Context, *fixture) bool) *fixture {
+	GinkgoHelper()
 	if e.mayShare() {
-		return e.connectShared(ctx, cfg)
+		return e.connectShared(ctx, cfg, initialize)
 	}
 	f := e.open(ctx, cfg)
-	e.mustStart("initialize", f.mc.Initialize(e.startWait(ctx)))
+	if !initialize(ctx, f) {
+		return nil
+	}
 	var err error
 	f.session, err = f.mc.NewSession(e.wait(ctx))
 	must("session/new", err)
 	return f
+}
+
+// initialize sends initialize with f's capabilities; the subject must
+// accept them.
+func (e *env) initialize(ctx context.Context, f *fixture) bool {
+	GinkgoHelper()
+	e.mustStart("initialize", f.mc.Initialize(e.startWait(ctx)))
+	return true
 }
 
 // open connects without initializing.
