@@ -114,13 +114,14 @@ func (e *env) capabilities() {
 // capabilities do (the TypeScript SDK's zod schemas, the Python SDK's
 // pydantic models), and connectCaps returns nil when it did: the check has
 // passed, for nothing more can happen on the connection. Any other error,
-// or the agent's end, fails the check.
+// or the agent's end, fails the check. Such a connection is never shared:
+// a refused one could serve no other check.
 func (e *env) connectCaps(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
 	if !malformedCaps(cfg.Capabilities) {
 		return e.connect(ctx, cfg)
 	}
-	return e.connectWith(ctx, cfg, func(ctx context.Context, f *fixture) bool {
+	return e.connectOwn(ctx, cfg, func(ctx context.Context, f *fixture) bool {
 		GinkgoHelper()
 		err := f.mc.Initialize(e.startWait(ctx))
 		var refusal *peer.Error

@@ -171,17 +171,18 @@ type fixture struct {
 // done nothing unscripted.
 func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
-	return e.connectWith(ctx, cfg, e.initialize)
+	if e.mayShare() {
+		return e.connectShared(ctx, cfg)
+	}
+	return e.connectOwn(ctx, cfg, e.initialize)
 }
 
-// connectWith is connect with initialize, which sends initialize on f's
-// connection and reports whether the subject accepted it. When it did
-// not, connectWith opens no session and returns nil.
-func (e *env) connectWith(ctx context.Context, cfg client.Config, initialize func(context.Context, *fixture) bool) *fixture {
+// connectOwn is connect on a connection of the check's own, shared with
+// no other check, with initialize, which sends initialize and reports
+// whether the subject accepted it. When it did not, connectOwn opens no
+// session and returns nil.
+func (e *env) connectOwn(ctx context.Context, cfg client.Config, initialize func(context.Context, *fixture) bool) *fixture {
 	GinkgoHelper()
-	if e.mayShare() {
-		return e.connectShared(ctx, cfg, initialize)
-	}
 	f := e.open(ctx, cfg)
 	if !initialize(ctx, f) {
 		return nil

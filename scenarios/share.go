@@ -101,12 +101,11 @@ func (e *env) mayShare() bool {
 
 // connectShared is connect for a check that may share: an idle connection
 // of cfg's capabilities, or a new one, with a fresh session either way.
-func (e *env) connectShared(ctx context.Context, cfg client.Config, initialize func(context.Context, *fixture) bool) *fixture {
+func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 	GinkgoHelper()
 	key := shareKey(cfg)
 	f := e.share.idle[key]
 	delete(e.share.idle, key)
-	dialed, refused := false, false // refused: initialize was, and the connection serves no check
 	if f != nil && f.mc.Reusable() {
 		e.share.usedShared = true // a new connection is as fresh as --isolate's
 		e.share.earlier = f.sessions
@@ -116,28 +115,22 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config, initialize f
 		if f != nil {
 			f.close()
 		}
-		f, dialed = e.dial(ctx, cfg), true
+		f = e.dial(ctx, cfg)
+		e.mustStart("initialize", f.mc.Initialize(e.startWait(ctx)))
 	}
-	// Registered before initialize, so that a failed one keeps its evidence.
 	DeferCleanup(func() {
 		switch {
 		case CurrentSpecReport().Failed():
 			f.close()
 			e.keepEvidence(f.link, f.mc.Transcript().String)
 			return
-		case refused || !f.mc.Reusable():
+		case !f.mc.Reusable():
 			e.closeLater(f)
 			return
 		}
 		e.share.idle[key] = f
 	})
 	DeferCleanup(f.expectNoViolations) // runs first, while the connection is open
-	if dialed {
-		refused = !initialize(ctx, f)
-	}
-	if refused {
-		return nil
-	}
 	var err error
 	f.session, err = f.mc.NewSession(e.wait(ctx))
 	must("session/new", err)
