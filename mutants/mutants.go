@@ -290,6 +290,37 @@ func (w *warningLog) list() []string { // every warning of the process so far, n
 	case <-ctx.Done():
 	}`, `	<-ctx.Done() // serves until a signal, whatever its stdin does
 	_ = conn`},
+
+	// Agent side, contract revision 3: an agent may refuse capabilities
+	// malformed under the ACP schema with -32602 (see Variants), but with
+	// no other error and without dying; a token past any integer parser's
+	// limit is an invalid response, never an error of its own.
+	{"malformed-caps-wrong-code", "CAP-2", "conn.go", "		return call(ctx, asAdvertised(params), c.initialize)", `		if string(asAdvertised(params)) != string(params) { // refused, but as an Invalid Request
+			return nil, acp.NewInvalidRequest(map[string]any{"error": "clientCapabilities do not match the ACP schema"})
+		}
+		return call(ctx, params, c.initialize)`},
+	{"malformed-caps-crash", "CAP-2", "conn.go", "		return call(ctx, asAdvertised(params), c.initialize)", `		if string(asAdvertised(params)) != string(params) { // an exception nobody catches
+			panic("clientCapabilities do not match the ACP schema")
+		}
+		return call(ctx, params, c.initialize)`},
+	{"int-limit-escapes", "TOK-2", "answer.go", `	case "accept":
+		i, err := readToken(resp.Content, n)`, `	case "accept":
+		if err := pythonInt(resp.Content); err != nil {
+			return "", 0, err // a bare error, not an invalid response
+		}
+		i, err := readToken(resp.Content, n)`},
+}
+
+// Variants are correct variants of the reference: each edit takes
+// another path the contract allows, and the whole catalogue must pass it
+// (TestVariantsAreConformant). A check that fails one is wrong.
+var Variants = []Mutant{
+	// The Go SDK's typed decoding of initialize, without the reference's
+	// leniency: capabilities malformed under the ACP schema ("form": false,
+	// "url": false, "elicitation": "form") are refused with -32602, as the
+	// TypeScript SDK's zod schemas and the Python SDK's pydantic models
+	// refuse them (CAP-2).
+	{"malformed-caps-refused", "CAP-2", "conn.go", "		return call(ctx, asAdvertised(params), c.initialize)", "		return call(ctx, params, c.initialize) // the SDK's typed decoding refuses what asAdvertised drops"},
 }
 
 // overStdio are the mutants that only an agent process on stdio shows:
@@ -299,6 +330,7 @@ func (w *warningLog) list() []string { // every warning of the process so far, n
 // stop grace.)
 var overStdio = map[string][]string{
 	"stdin-end-ignored":         {"RTE-7"},
+	"malformed-caps-crash":      {"CAP-1", "CAP-2"}, // it ends the process: over stdio, one a connection
 	"warnings-kept-per-process": {"DEP-1"},
 	// Run with checks of TOK and RES alone, which share connections: only the
 	// rerun of a check that failed on a shared one can find it.
@@ -412,6 +444,22 @@ func brokenAfterTen(out probe.Outcome) probe.Outcome {
 		return probe.Outcome{Acpconform: probe.Version, Outcome: "declined"}
 	}
 	return out
+}
+`,
+	"int-limit-escapes": `
+// pythonInt fails as Python's int() does on a string of more than 4300
+// digits, with a bare ValueError that escapes the parser of an accept's
+// token (ACP Kit's, before revision 3 of the contract).
+func pythonInt(content json.RawMessage) error {
+	var c struct {
+		Choice string ` + "`json:\"choice\"`" + `
+	}
+	_ = json.Unmarshal(content, &c)
+	digits, ok := strings.CutPrefix(c.Choice, TokenPrefix)
+	if ok && len(digits) > 4300 && strings.Trim(digits, "0123456789") == "" {
+		return fmt.Errorf("Exceeds the limit (4300 digits) for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit", len(digits))
+	}
+	return nil
 }
 `,
 	"true-equals-one": `

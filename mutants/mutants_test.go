@@ -149,6 +149,55 @@ func TestMutantsAreKilled(t *testing.T) {
 	}
 }
 
+// TestVariantsAreConformant builds acpconform once per variant of the
+// reference and runs the agent's catalogue against it, shared and with
+// --isolate: a variant takes a path the contract allows, so no check may
+// fail it.
+func TestVariantsAreConformant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs one binary per variant")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range Variants {
+		t.Run(v.Name, func(t *testing.T) {
+			t.Parallel()
+			if _, ok := suite.Lookup(v.Rule); !ok || v.Role() != suite.AgentRole {
+				t.Fatalf("variant %s: %s is not a CONTRACT ID, or it is no variant of the reference agent", v.Name, v.Rule)
+			}
+			dir := t.TempDir()
+			bin, err := v.Build(root, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := testbound.Context(t)
+			for _, isolate := range []string{"--isolate=false", "--isolate"} {
+				path := filepath.Join(dir, "report.json")
+				cmd := exec.CommandContext(ctx, bin, "run", isolate, "--json", path, "--junit", "", "--summary", "",
+					"--response-timeout", "2s", "--scenario-timeout", "5s", "--label-filter", "role: containsAny agent")
+				out, err := cmd.CombinedOutput()
+				if timeout := testbound.TimedOut(ctx); timeout != nil {
+					t.Fatalf("acpconform run %s: %v\n%s", isolate, timeout, tail(out))
+				}
+				doc, jsonErr := readJSON(path)
+				if jsonErr != nil {
+					t.Fatalf("acpconform run %s (%v): %v\n%s", isolate, err, jsonErr, tail(out))
+				}
+				for _, c := range doc.Checks {
+					if c.Failed() {
+						t.Errorf("variant %s, run %s: %s failed: %s", v.Name, isolate, c.ID, c.Failure)
+					}
+				}
+				if code := cmd.ProcessState.ExitCode(); code != 0 {
+					t.Errorf("variant %s: acpconform run %s exited %d, want 0 (conformant):\n%s", v.Name, isolate, code, tail(out))
+				}
+			}
+		})
+	}
+}
+
 // run builds the mutant and runs the catalogue; it returns the checks that
 // failed.
 func run(t *testing.T, root string, m Mutant) []reports.Check {

@@ -1,13 +1,17 @@
 package scenarios
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
 
 	"github.com/acpconform/acpconform/mocks/client"
+	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/probe"
 )
@@ -21,7 +25,10 @@ func (e *env) capabilities() {
 				if caps != "" {
 					cfg.Capabilities = json.RawMessage(caps)
 				}
-				f := e.connect(ctx, cfg)
+				f := e.connectCaps(ctx, cfg)
+				if f == nil {
+					return // refused with -32602, as CAP-2 allows
+				}
 				Expect(f.probe(ctx, deploy())).To(BeOutcome(unsupported))
 				f.expectNoRequest("a client without form support gets no elicitation, and no permission request in its place")
 			},
@@ -33,7 +40,9 @@ func (e *env) capabilities() {
 			e.entry("url alone", rules("CAP-2"), `{"elicitation":{"url":{}}}`),
 			e.entry("url, and form null", rules("CAP-2"), `{"elicitation":{"url":{},"form":null}}`),
 			// Only a JSON object advertises form (revision 2): a client
-			// that says "form": false means no.
+			// that says "form": false means no. These are malformed under
+			// the ACP schema, and the agent may refuse them instead
+			// (revision 3; see connectCaps).
 			e.entry("form false", rules("CAP-2", "CAP-1"), `{"elicitation":{"form":false}}`),
 			e.entry("form true", rules("CAP-2", "CAP-1"), `{"elicitation":{"form":true}}`),
 			e.entry("form a string", rules("CAP-2", "CAP-1"), `{"elicitation":{"form":"yes"}}`),
@@ -45,7 +54,11 @@ func (e *env) capabilities() {
 
 		DescribeTable("with form support the request is sent",
 			func(ctx SpecContext, caps string) {
-				f := e.connect(ctx, client.Config{Capabilities: json.RawMessage(caps)}).answer(script.Accept(1))
+				f := e.connectCaps(ctx, client.Config{Capabilities: json.RawMessage(caps)})
+				if f == nil {
+					return // "url": false is malformed: refused with -32602, as strict SDKs do
+				}
+				f.answer(script.Accept(1))
 				Expect(f.probe(ctx, deploy())).To(BeOutcome(accepted(1, "production")))
 				f.expectSent(1, "a client that advertises form gets the request")
 			},
@@ -93,4 +106,48 @@ func (e *env) capabilities() {
 			f.expectNoRequest("the capability decides, not the route")
 		})
 	})
+}
+
+// connectCaps is connect for a check of capabilities. Where cfg's are
+// malformed under the ACP schema (see malformedCaps), CAP-2 lets the agent
+// refuse initialize with -32602 (Invalid params), as SDKs that validate
+// capabilities do (the TypeScript SDK's zod schemas, the Python SDK's
+// pydantic models), and connectCaps returns nil when it did: the check has
+// passed, for nothing more can happen on the connection. Any other error,
+// or the agent's end, fails the check. Such a connection is never shared:
+// a refused one could serve no other check.
+func (e *env) connectCaps(ctx context.Context, cfg client.Config) *fixture {
+	GinkgoHelper()
+	if !malformedCaps(cfg.Capabilities) {
+		return e.connect(ctx, cfg)
+	}
+	return e.connectOwn(ctx, cfg, func(ctx context.Context, f *fixture) bool {
+		GinkgoHelper()
+		err := f.mc.Initialize(e.startWait(ctx))
+		var refusal *peer.Error
+		if !errors.As(err, &refusal) {
+			e.mustStart("initialize", err) // accepted, or no answer at all
+			return true
+		}
+		assert(refusal.Code == codeInvalidParams,
+			"the agent refused initialize with JSON-RPC error %d, want -32602 (Invalid params) or an answer: CAP-2 lets an agent refuse "+
+				"capabilities malformed under the ACP schema (%s) with -32602 alone, as SDKs that validate them do", refusal.Code, cfg.Capabilities)
+		f.expectNoRequest("an agent that refused the client's initialize may send it nothing")
+		By("the agent refused the malformed capabilities with -32602, as CAP-2 allows")
+		f.mc.Transcript().Note("the agent refused initialize with -32602, as CAP-2 allows for capabilities malformed under the ACP schema")
+		return false
+	})
+}
+
+// codeInvalidParams is JSON-RPC's Invalid params.
+const codeInvalidParams = -32602
+
+// malformedCaps reports whether caps, client capabilities as sent in
+// initialize, break the ACP schema where CAP-1 and CAP-2 look:
+// elicitation, or its form or url, is present and neither a JSON object
+// nor null.
+func malformedCaps(caps json.RawMessage) bool {
+	bad := func(v gjson.Result) bool { return v.Exists() && !v.IsObject() && v.Type != gjson.Null }
+	e := gjson.GetBytes(caps, "elicitation")
+	return bad(e) || (e.IsObject() && (bad(e.Get("form")) || bad(e.Get("url"))))
 }

@@ -174,12 +174,31 @@ func (e *env) connect(ctx context.Context, cfg client.Config) *fixture {
 	if e.mayShare() {
 		return e.connectShared(ctx, cfg)
 	}
+	return e.connectOwn(ctx, cfg, e.initialize)
+}
+
+// connectOwn is connect on a connection of the check's own, shared with
+// no other check, with initialize, which sends initialize and reports
+// whether the subject accepted it. When it did not, connectOwn opens no
+// session and returns nil.
+func (e *env) connectOwn(ctx context.Context, cfg client.Config, initialize func(context.Context, *fixture) bool) *fixture {
+	GinkgoHelper()
 	f := e.open(ctx, cfg)
-	e.mustStart("initialize", f.mc.Initialize(e.startWait(ctx)))
+	if !initialize(ctx, f) {
+		return nil
+	}
 	var err error
 	f.session, err = f.mc.NewSession(e.wait(ctx))
 	must("session/new", err)
 	return f
+}
+
+// initialize sends initialize with f's capabilities; the subject must
+// accept them.
+func (e *env) initialize(ctx context.Context, f *fixture) bool {
+	GinkgoHelper()
+	e.mustStart("initialize", f.mc.Initialize(e.startWait(ctx)))
+	return true
 }
 
 // open connects without initializing.

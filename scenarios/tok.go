@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -62,6 +64,10 @@ func (e *env) tok() {
 			e.entry("a fullwidth digit", rules("TOK-2"), script.AcceptChoice("choice_\uff11")),
 			e.entry("a superscript digit", rules("TOK-2"), script.AcceptChoice("choice_\u00b9")),
 			e.entry("digits too long for an integer", rules("TOK-2"), script.AcceptChoice("choice_99999999999999999999999999")),
+			// Past every common parser's limit: Python's int() refuses more
+			// than 4300 digits with a bare ValueError (revision 3).
+			e.entry("5000 digits, past Python's int() limit", rules("TOK-2"), script.AcceptChoice("choice_"+strings.Repeat("9", 5000))),
+			e.entry("100000 digits", rules("TOK-2"), script.AcceptChoice("choice_1"+strings.Repeat("0", 99999))),
 			e.entry("the label", rules("TOK-2"), script.AcceptChoice("Production")),
 			e.entry("the value", rules("TOK-2"), script.AcceptChoice("production")),
 			e.entry("hexadecimal", rules("TOK-2"), script.AcceptChoice("choice_0x1")),

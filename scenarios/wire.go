@@ -37,7 +37,10 @@ func (e *env) wire() {
 				if caps != "" {
 					cfg.Capabilities = json.RawMessage(caps)
 				}
-				f := e.connect(ctx, cfg)
+				f := e.connectCaps(ctx, cfg)
+				if f == nil {
+					return // refused with -32602, as CAP-2 allows
+				}
 				_, err := f.mc.Prompt(ctx, e.prompt()).Wait(e.wait(ctx))
 				must("session/prompt", err)
 				f.expectNoRequest("a client without form support gets no elicitation, and no permission request in its place")
