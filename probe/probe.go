@@ -15,9 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/acpconform/acpconform/internal/elide"
+	"github.com/acpconform/acpconform/internal/jsonscan"
 )
 
 // Version is the probe contract version, sent as "acpconform" in every
@@ -234,18 +236,20 @@ func isVersion(v any) bool {
 
 // IsOutcome reports whether text is meant as an outcome: one JSON object,
 // white space around it allowed, with an "acpconform" member and no "op"
-// member (a probe request echoed back is not an outcome). The harness takes
-// the first agent message of a probe's turn that is one as the outcome,
-// and reads it with schema.ParseOutcome (package probe/schema).
+// member (a probe request echoed back is not an outcome), however deep it
+// nests. The harness takes the first agent message of a probe's turn that
+// is one as the outcome, and reads it with schema.ParseOutcome (package
+// probe/schema), which refuses one nested deeper than [MaxDepth].
 func IsOutcome(text string) bool {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal([]byte(text), &obj) != nil {
-		return false
-	}
-	_, versioned := obj["acpconform"]
-	_, request := obj["op"]
-	return versioned && !request
+	shape, err := jsonscan.Scan(text)
+	return err == nil && shape.Object && slices.Contains(shape.Names, "acpconform") && !slices.Contains(shape.Names, "op")
 }
+
+// MaxDepth is how deep an outcome may nest, each object or array a level
+// and the outcome itself the first: {"acpconform":1,"outcome":"declined"}
+// nests 1 level, with "x":[[]] beside its members 3. It is the nesting
+// encoding/json reads.
+const MaxDepth = 10000
 
 // UnmarshalJSON reads an outcome, integers by value ([Integer]), so that
 // an index of 1.0 is 1 and one of 0.0 is 0. It does not check the outcome schema: schema.ParseOutcome

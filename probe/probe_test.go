@@ -118,19 +118,29 @@ func TestParseOutcome(t *testing.T) {
 
 func TestIsOutcome(t *testing.T) {
 	for text, want := range map[string]bool{
-		`{"acpconform":1,"outcome":"declined"}`:     true,
-		` {"acpconform":"1"} `:                      true, // meant as one, and wrong: the harness says so
-		`{"acpconform":2}`:                          true,
-		`{"acpconform":1,"op":"ask_choice"}`:        false, // the probe request, echoed
-		`{"outcome":"declined"}`:                    false,
-		`Thinking about it...`:                      false,
-		`{"acpconform":1,"outcome":"declined"} and`: false,
-		`[{"acpconform":1}]`:                        false,
+		`{"acpconform":1,"outcome":"declined"}`:                           true,
+		` {"acpconform":"1"} `:                                            true, // meant as one, and wrong: the harness says so
+		`{"acpconform":2}`:                                                true,
+		`{"acpconform":1,"op":"ask_choice"}`:                              false, // the probe request, echoed
+		`{"outcome":"declined"}`:                                          false,
+		`Thinking about it...`:                                            false,
+		`{"acpconform":1,"outcome":"declined"} and`:                       false,
+		`[{"acpconform":1}]`:                                              false,
+		deep(100_000, `"acpconform":1,"outcome":"declined"`):              true, // meant as one, and too deep: the harness says so
+		deep(100_000, `"acpconform":1,"op":"ask_choice"`):                 false,
+		deep(100_000, `"acpconform":1,"outcome":"declined"`)[1:]:          false,
+		deep(probe.MaxDepth, `"acpconform":1,"outcome":"declined"`) + "}": false,
 	} {
 		if got := probe.IsOutcome(text); got != want {
 			t.Errorf("IsOutcome(%s) = %v, want %v", text, got, want)
 		}
 	}
+}
+
+// deep is a JSON object with members, and a member "x" nesting it depth
+// levels in all.
+func deep(depth int, members string) string {
+	return "{" + members + `,"x":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + "}"
 }
 
 // TestInteger: a number is read by value, in time linear in its length;

@@ -110,3 +110,45 @@ func TestParseOutcomeRefusesIntegersItCannotRead(t *testing.T) {
 		}
 	}
 }
+
+// nested is a valid declined outcome with an unknown member, nesting
+// depth levels in all.
+func nested(depth int) string {
+	return `{"acpconform":1,"outcome":"declined","detail":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+}
+
+// TestParseOutcomeBoundsNesting: an outcome nests at most 10000 levels,
+// as much as encoding/json reads; one deeper is refused saying so, at any
+// depth, and never by exhausting the stack.
+func TestParseOutcomeBoundsNesting(t *testing.T) {
+	if o, err := schema.ParseOutcome(nested(probe.MaxDepth)); err != nil || o.Outcome != probe.OutcomeDeclined {
+		t.Errorf("ParseOutcome of an outcome nested %d levels = %+v, %v", probe.MaxDepth, o, err)
+	}
+	for _, depth := range []int{probe.MaxDepth + 1, 100_000, 10_000_000} {
+		text := nested(depth)
+		if !probe.IsOutcome(text) {
+			t.Errorf("IsOutcome of an outcome nested %d levels is false", depth)
+		}
+		_, err := schema.ParseOutcome(text)
+		want := fmt.Sprintf("outcome nests %d levels deep, deeper than the 10000 acpconform reads", depth)
+		if err == nil || err.Error() != want {
+			t.Errorf("ParseOutcome of an outcome nested %d levels = %v, want %s", depth, err, want)
+		}
+	}
+}
+
+// BenchmarkParseOutcomeNested: what refusing an outcome nested too deep
+// costs the harness, which reads it twice (IsOutcome, then ParseOutcome).
+func BenchmarkParseOutcomeNested(b *testing.B) {
+	for _, depth := range []int{100_000, 10_000_000} {
+		text := nested(depth)
+		b.Run(fmt.Sprint(depth), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := schema.ParseOutcome(text); !probe.IsOutcome(text) || err == nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/acpconform/acpconform/internal/elide"
+	"github.com/acpconform/acpconform/internal/jsonscan"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -216,9 +217,13 @@ func show(v any) string { return elide.JSON(v, maxShown) }
 // when text does not match the outcome schema, so that every error says
 // what the adapter got wrong; integers are read by value ([probe.Integer]),
 // so an index of 1.0 is 1 and one of 0e5 is 0. It refuses, saying so, an
-// outcome holding a number longer than 1000 characters. Its errors begin
-// with "outcome", to follow "the agent's ".
+// outcome nested deeper than [probe.MaxDepth] or holding a number longer
+// than 1000 characters. Its errors begin with "outcome", to follow "the
+// agent's ".
 func ParseOutcome(text string) (probe.Outcome, error) {
+	if shape, err := jsonscan.Scan(text); err == nil && shape.Depth > probe.MaxDepth {
+		return probe.Outcome{}, fmt.Errorf("outcome nests %d levels deep, deeper than the %d acpconform reads", shape.Depth, probe.MaxDepth)
+	}
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
 	if err != nil {
 		return probe.Outcome{}, fmt.Errorf("outcome is not one JSON value: %w", err)
