@@ -5,7 +5,7 @@
 // encoding/json refuses a text nested deeper than 10000 levels with the
 // same error as a text that is not JSON, so a caller that must tell the two
 // apart (an outcome too deep to read is still an outcome) scans first. The
-// scan keeps its place in a stack of one byte a level, never recursing, so
+// scan keeps its place in a stack of one bit a level, never recursing, so
 // no nesting can exhaust a goroutine's stack, and takes time linear in the
 // text's length.
 package jsonscan
@@ -37,7 +37,7 @@ type Shape struct {
 func Scan(text string) (Shape, error) {
 	var (
 		sh    Shape
-		stack []byte // the open containers, '{' or '['
+		stack containers
 		i     = space(text, 0)
 	)
 	fail := func(at int) (Shape, error) {
@@ -54,11 +54,11 @@ func Scan(text string) (Shape, error) {
 		}
 		switch c := text[i]; {
 		case c == '{' || c == '[':
-			stack = append(stack, c)
-			sh.Depth = max(sh.Depth, len(stack))
+			stack.push(c)
+			sh.Depth = max(sh.Depth, stack.depth)
 			i = space(text, i+1)
 			if i < len(text) && text[i] == c+2 { // '}' is '{'+2, ']' is '['+2
-				stack = stack[:len(stack)-1]
+				stack.depth--
 				i++
 				break
 			}
@@ -66,7 +66,7 @@ func Scan(text string) (Shape, error) {
 				continue // to its first element
 			}
 			var ok bool
-			if i, ok = sh.member(text, i, len(stack)); !ok {
+			if i, ok = sh.member(text, i, stack.depth); !ok {
 				return fail(i)
 			}
 			continue // to its first member's value
@@ -88,7 +88,7 @@ func Scan(text string) (Shape, error) {
 		// starts the next value.
 		for {
 			i = space(text, i)
-			if len(stack) == 0 {
+			if stack.depth == 0 {
 				if i < len(text) {
 					return fail(i)
 				}
@@ -97,9 +97,9 @@ func Scan(text string) (Shape, error) {
 			if i >= len(text) {
 				return fail(i)
 			}
-			open := stack[len(stack)-1]
+			open := stack.top()
 			if text[i] == open+2 {
-				stack = stack[:len(stack)-1]
+				stack.depth--
 				i++
 				continue
 			}
@@ -109,13 +109,42 @@ func Scan(text string) (Shape, error) {
 			i = space(text, i+1)
 			if open == '{' {
 				var ok bool
-				if i, ok = sh.member(text, i, len(stack)); !ok {
+				if i, ok = sh.member(text, i, stack.depth); !ok {
 					return fail(i)
 				}
 			}
 			break
 		}
 	}
+}
+
+// containers is the stack of open objects and arrays, a bit each: a
+// frame of ten million levels costs it 1.25 MB.
+type containers struct {
+	bits  []uint64 // of level n at bit n%64 of bits[n/64]: 1 for an object
+	depth int
+}
+
+func (s *containers) push(c byte) {
+	word, bit := s.depth/64, uint(s.depth%64)
+	if word == len(s.bits) {
+		s.bits = append(s.bits, 0)
+	}
+	if c == '{' {
+		s.bits[word] |= 1 << bit
+	} else {
+		s.bits[word] &^= 1 << bit
+	}
+	s.depth++
+}
+
+// top is the innermost open container's opening byte.
+func (s *containers) top() byte {
+	n := s.depth - 1
+	if s.bits[n/64]&(1<<uint(n%64)) != 0 {
+		return '{'
+	}
+	return '['
 }
 
 // member reads a member's name and its colon at text[i], noting the name

@@ -73,6 +73,23 @@ func TestParseOutcomeReadsIntegersByValue(t *testing.T) {
 	}
 }
 
+// TestParseOutcomeReadsTheVersionByValue: "acpconform", the integer 1 by
+// the schema's const, is read by value too.
+func TestParseOutcomeReadsTheVersionByValue(t *testing.T) {
+	for _, version := range []string{"1", "1.0", "1.0e0", "10e-1", "0.1e1"} {
+		if _, err := schema.ParseOutcome(`{"acpconform":` + version + `,"outcome":"declined"}`); err != nil {
+			t.Errorf("ParseOutcome of version %s: %v", version, err)
+		}
+	}
+	for _, version := range []string{"0e5", "2.0", "1.5", "1e1000001"} {
+		_, err := schema.ParseOutcome(`{"acpconform":` + version + `,"outcome":"declined"}`)
+		want := "at /acpconform: want 1, got " + version + " (schema: outcome.json#/properties/acpconform/const)"
+		if err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("ParseOutcome of version %s = %v, want %s", version, err, want)
+		}
+	}
+}
+
 // TestParseOutcomeRefusesIntegersItCannotRead: a number with a fraction,
 // or an integer beyond ±2^53-1, is refused, naming the member and the
 // number as written.
