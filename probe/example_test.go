@@ -1,6 +1,7 @@
 package probe_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/acpconform/acpconform/probe"
@@ -15,4 +16,21 @@ func ExampleParseRequest() {
 	// Output:
 	// Deploy where? 2 true <nil>
 	// probe request does not match the probe contract's request schema: at /fallback: missing "value": an accepted or plain fallback has a value (schema: request.json#/$defs/fallback/allOf/0/then/required)
+}
+
+// Integer members are read by value, as JSON Schema's "integer" reads them:
+// an adapter whose JSON library writes 0.0 for index 0 is right.
+func ExampleInteger() {
+	for _, n := range []json.Number{"0.0", "0e5", "-0", "10e-1", "-32601.0", "0.5", "1e30"} {
+		i, err := probe.Integer(n)
+		fmt.Println(n, i, err)
+	}
+	// Output:
+	// 0.0 0 <nil>
+	// 0e5 0 <nil>
+	// -0 0 <nil>
+	// 10e-1 1 <nil>
+	// -32601.0 -32601 <nil>
+	// 0.5 0 0.5 is not an integer
+	// 1e30 0 1e30 is out of range: acpconform reads integers from -9007199254740991 to 9007199254740991
 }

@@ -15,10 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/acpconform/acpconform/internal/elide"
+	"github.com/acpconform/acpconform/internal/jsonscan"
 )
 
 // Version is the probe contract version, sent as "acpconform" in every
@@ -198,7 +199,7 @@ func ParseRequest(text string) (Request, error) {
 	r = w.Request
 	r.Acpconform = Version
 	if w.FallbackDelayMs != "" {
-		if r.FallbackDelayMs, err = exactInt(w.FallbackDelayMs); err != nil {
+		if r.FallbackDelayMs, err = Integer(w.FallbackDelayMs); err != nil {
 			return r, fmt.Errorf("reading the probe request: fallbackDelayMs %w", err)
 		}
 	}
@@ -229,27 +230,29 @@ func isVersion(v any) bool {
 	if !ok {
 		return false
 	}
-	i, err := exactInt(n)
+	i, err := Integer(n)
 	return err == nil && i == Version
 }
 
 // IsOutcome reports whether text is meant as an outcome: one JSON object,
 // white space around it allowed, with an "acpconform" member and no "op"
-// member (a probe request echoed back is not an outcome). The harness takes
-// the first agent message of a probe's turn that is one as the outcome,
-// and reads it with schema.ParseOutcome (package probe/schema).
+// member (a probe request echoed back is not an outcome), however deep it
+// nests. The harness takes the first agent message of a probe's turn that
+// is one as the outcome, and reads it with schema.ParseOutcome (package
+// probe/schema), which refuses one nested deeper than [MaxDepth].
 func IsOutcome(text string) bool {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal([]byte(text), &obj) != nil {
-		return false
-	}
-	_, versioned := obj["acpconform"]
-	_, request := obj["op"]
-	return versioned && !request
+	shape, err := jsonscan.Scan(text)
+	return err == nil && shape.Object && slices.Contains(shape.Names, "acpconform") && !slices.Contains(shape.Names, "op")
 }
 
-// UnmarshalJSON reads an outcome, integers by value, so that an index of
-// 1.0 is 1. It does not check the outcome schema: schema.ParseOutcome
+// MaxDepth is how deep an outcome may nest, each object or array a level
+// and the outcome itself the first: {"acpconform":1,"outcome":"declined"}
+// nests 1 level, with "x":[[]] beside its members 3. It is the nesting
+// encoding/json reads.
+const MaxDepth = 10000
+
+// UnmarshalJSON reads an outcome, integers by value ([Integer]), so that
+// an index of 1.0 is 1 and one of 0.0 is 0. It does not check the outcome schema: schema.ParseOutcome
 // (package probe/schema) does, and says what an adapter got wrong.
 func (o *Outcome) UnmarshalJSON(b []byte) error {
 	var w outcomeJSON
@@ -268,7 +271,7 @@ func (o *Outcome) UnmarshalJSON(b []byte) error {
 		if n.text == "" {
 			continue
 		}
-		i, err := exactInt(n.text)
+		i, err := Integer(n.text)
 		if err != nil {
 			return fmt.Errorf("%s %w", n.name, err)
 		}
@@ -298,16 +301,37 @@ type User struct {
 	Pick   any    `json:"pick,omitempty"` // accept only: an index (number) or PickDefault
 }
 
-// exactInt reads a JSON number that is an integer by value (1, 1.0, 1e0)
-// as an int, as JSON Schema's "integer" does.
-func exactInt(n json.Number) (int, error) {
-	if i, err := strconv.Atoi(string(n)); err == nil {
-		return i, nil
-	}
+// MaxInteger bounds the integer members of probe documents (an outcome's
+// index and code, a request's fallbackDelayMs): 2^53-1, the largest
+// integer that every JSON parser, JavaScript's included, holds exactly.
+const MaxInteger = 1<<53 - 1
+
+// The errors of [Integer], which wraps them.
+var (
+	ErrNotInteger   = errors.New("not an integer")
+	ErrIntegerRange = fmt.Errorf("out of range: acpconform reads integers from %d to %d", -MaxInteger, MaxInteger)
+)
+
+// Integer reads a JSON number by value, as the probe contract reads every
+// integer member, and as JSON Schema's "integer" does: 0.0, 0e5 and -0
+// are 0, 1.0e0 and 10e-1 are 1. It fails with [ErrNotInteger] for a number
+// with a fraction (0.5) and with [ErrIntegerRange] for an integer beyond
+// ±[MaxInteger], in time linear in the number's length.
+func Integer(n json.Number) (int, error) {
 	d, ok := decimalOf(n)
+	if !ok { // an exponent beyond an int: 1e99999999999 is an integer, 1e-99999999999 is not
+		_, exp, _ := strings.Cut(strings.ToLower(string(n)), "e")
+		if strings.HasPrefix(exp, "-") {
+			return 0, fmt.Errorf("%s is %w", elide.Head(string(n), maxShown), ErrNotInteger)
+		}
+		return 0, fmt.Errorf("%s is %w", elide.Head(string(n), maxShown), ErrIntegerRange)
+	}
+	if !d.integer() {
+		return 0, fmt.Errorf("%s is %w", elide.Head(string(n), maxShown), ErrNotInteger)
+	}
 	i, fits := d.int64()
-	if !ok || !fits || int64(int(i)) != i {
-		return 0, fmt.Errorf("%s is not an integer acpconform can hold", elide.Head(string(n), maxShown))
+	if !fits || i > MaxInteger || i < -MaxInteger || int64(int(i)) != i {
+		return 0, fmt.Errorf("%s is %w", elide.Head(string(n), maxShown), ErrIntegerRange)
 	}
 	return int(i), nil
 }

@@ -2,6 +2,7 @@ package probe_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func TestParseOutcome(t *testing.T) {
 		`{"acpconform":1,"outcome":"maybe"}`:                           `at /outcome: want one of "accepted", "declined", "cancelled", "error", got "maybe" (schema: outcome.json#/properties/outcome/enum)`,
 		`{"acpconform":1,"outcome":"accepted"`:                         "outcome is not one JSON value",
 		`{"acpconform":1,"outcome":"declined"} x`:                      "outcome is not one JSON value",
-		`{"acpconform":1,"outcome":"accepted","index":1e30,"value":1}`: "outcome: index 1e30 is not an integer acpconform can hold",
+		`{"acpconform":1,"outcome":"accepted","index":1e30,"value":1}`: "at /index: want at most 9007199254740991, got 1e30 (schema: outcome.json#/properties/index/maximum)",
 	} {
 		if _, err := schema.ParseOutcome(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseOutcome(%s) = %v, want an error containing %q", text, err, want)
@@ -117,17 +118,49 @@ func TestParseOutcome(t *testing.T) {
 
 func TestIsOutcome(t *testing.T) {
 	for text, want := range map[string]bool{
-		`{"acpconform":1,"outcome":"declined"}`:     true,
-		` {"acpconform":"1"} `:                      true, // meant as one, and wrong: the harness says so
-		`{"acpconform":2}`:                          true,
-		`{"acpconform":1,"op":"ask_choice"}`:        false, // the probe request, echoed
-		`{"outcome":"declined"}`:                    false,
-		`Thinking about it...`:                      false,
-		`{"acpconform":1,"outcome":"declined"} and`: false,
-		`[{"acpconform":1}]`:                        false,
+		`{"acpconform":1,"outcome":"declined"}`:                           true,
+		` {"acpconform":"1"} `:                                            true, // meant as one, and wrong: the harness says so
+		`{"acpconform":2}`:                                                true,
+		`{"acpconform":1,"op":"ask_choice"}`:                              false, // the probe request, echoed
+		`{"outcome":"declined"}`:                                          false,
+		`Thinking about it...`:                                            false,
+		`{"acpconform":1,"outcome":"declined"} and`:                       false,
+		`[{"acpconform":1}]`:                                              false,
+		deep(100_000, `"acpconform":1,"outcome":"declined"`):              true, // meant as one, and too deep: the harness says so
+		deep(100_000, `"acpconform":1,"op":"ask_choice"`):                 false,
+		deep(100_000, `"acpconform":1,"outcome":"declined"`)[1:]:          false,
+		deep(probe.MaxDepth, `"acpconform":1,"outcome":"declined"`) + "}": false,
 	} {
 		if got := probe.IsOutcome(text); got != want {
 			t.Errorf("IsOutcome(%s) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// deep is a JSON object with members, and a member "x" nesting it depth
+// levels in all.
+func deep(depth int, members string) string {
+	return "{" + members + `,"x":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + "}"
+}
+
+// TestInteger: a number is read by value, in time linear in its length;
+// a fraction or an integer past ±2^53-1 is refused, saying which.
+func TestInteger(t *testing.T) {
+	for n, want := range map[string]int{
+		"0": 0, "0.0": 0, "0e5": 0, "-0": 0, "-0.0e-3": 0, "0e99999999999999999999": 0, "0." + strings.Repeat("0", 1e6): 0,
+		"1.0e0": 1, "10e-1": 1, "-1.00": -1, "-32601.0": -32601, "9007199254740991": probe.MaxInteger, "-9007199254740991.0": -probe.MaxInteger,
+	} {
+		if got, err := probe.Integer(json.Number(n)); err != nil || got != want {
+			t.Errorf("Integer(%.40s) = %d, %v; want %d", n, got, err, want)
+		}
+	}
+	for n, want := range map[string]error{
+		"0.5": probe.ErrNotInteger, "-1.5e-1000000": probe.ErrNotInteger, "1e-99999999999999999999": probe.ErrNotInteger,
+		"9007199254740992": probe.ErrIntegerRange, "-9007199254740992": probe.ErrIntegerRange, "1e30": probe.ErrIntegerRange,
+		"1e99999999999999999999": probe.ErrIntegerRange, strings.Repeat("9", 1e6): probe.ErrIntegerRange,
+	} {
+		if _, err := probe.Integer(json.Number(n)); !errors.Is(err, want) || len(err.Error()) > 200 {
+			t.Errorf("Integer(%.40s) = %v, want %v", n, err, want)
 		}
 	}
 }
@@ -207,7 +240,7 @@ func TestParseRequestReadsLongNumbersByValue(t *testing.T) {
 	}
 	for _, delay := range []string{strings.Repeat("9", 1e6), "1e999999999"} {
 		_, err := probe.ParseRequest(request(delay))
-		if err == nil || !strings.Contains(err.Error(), "is not an integer acpconform can hold") || len(err.Error()) > 200 {
+		if err == nil || !strings.Contains(err.Error(), "is out of range: acpconform reads integers from -9007199254740991 to 9007199254740991") || len(err.Error()) > 300 {
 			t.Errorf("fallbackDelayMs of %d characters: %.300v", len(delay), err)
 		}
 	}

@@ -81,13 +81,18 @@ type decimal struct {
 }
 
 // decimalOf reads n, a JSON number; ok is false when its exponent does
-// not fit an int.
+// not fit an int and its digits are not all zeros (0e99999999999 is 0).
 func decimalOf(n json.Number) (d decimal, ok bool) {
 	s := string(n)
 	d.negative = strings.HasPrefix(s, "-")
 	mantissa, exp, hasExp := strings.Cut(strings.TrimPrefix(s, "-"), "e")
 	if !hasExp {
 		mantissa, exp, hasExp = strings.Cut(mantissa, "E")
+	}
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	digits := strings.TrimLeft(whole+fraction, "0")
+	if digits == "" {
+		return decimal{}, true // zero, -0 and 0e5 included
 	}
 	e := 0
 	if hasExp {
@@ -96,14 +101,9 @@ func decimalOf(n json.Number) (d decimal, ok bool) {
 			return d, false
 		}
 	}
-	whole, fraction, _ := strings.Cut(mantissa, ".")
-	digits := strings.TrimLeft(whole+fraction, "0")
 	leadingZeros := len(whole) + len(fraction) - len(digits)
 	d.point = len(whole) + e - leadingZeros
 	d.digits = strings.TrimRight(digits, "0")
-	if d.digits == "" {
-		return decimal{}, true // zero, -0 included
-	}
 	return d, true
 }
 
@@ -112,6 +112,9 @@ func (d decimal) integer() bool { return d.point >= len(d.digits) }
 
 // int64 returns d as an int64, when it is an integer that fits one.
 func (d decimal) int64() (int64, bool) {
+	if d.digits == "" {
+		return 0, true // zero, which has no digits to parse
+	}
 	if !d.integer() || d.point > 19 {
 		return 0, false
 	}

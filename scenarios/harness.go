@@ -295,9 +295,9 @@ func (f *fixture) failProbe(err error, req probe.Request, where string) {
 	if where != "" {
 		where = " in " + where
 	}
-	var schema *probe.SchemaError
+	var broken *client.OutcomeError
 	switch {
-	case errors.As(err, &schema): // it reported one, and it breaks the contract
+	case errors.As(err, &broken): // it reported one, and it breaks the contract
 		Fail(fmt.Sprintf("%v%s\nthe probe request: %s", err, where, mustJSON(req)))
 	case err != nil:
 		Fail(fmt.Sprintf("the agent reported no outcome for the probe request%s: %s\nthe probe request: %s",

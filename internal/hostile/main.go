@@ -27,6 +27,11 @@
 //	flood                  on session/prompt sends $HOSTILE_COUNT (12000) session/update
 //	                       notifications of $HOSTILE_SIZE (1 MiB) bytes of text, then reads on
 //	huge-number            answers every probe "accepted" with a 1 MB number as the value
+//	outcome TEXT           answers every probe with TEXT as its outcome
+//	deep-outcome DEPTH     declines every probe with an outcome nested DEPTH levels
+//	respelt-integers fraction|exponent|tenths
+//	                       the reference probe agent, writing the integers of its outcomes
+//	                       as 0.0 and -32601.0, as 0e5 and 1.0e0, or as -0 and 10e-1
 //	ignore-term            ignores SIGTERM, starts a child that ignores it too and sleeps,
 //	                       and never answers session/prompt
 //	setsid-child           declines every probe; starts a child that calls setsid() and
@@ -133,16 +138,19 @@ var modes = map[string]func(args []string) error{
 	"huge-line": badInitialize(func(p *peer, m message) error {
 		return p.reply(m.ID, map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}, "padding": strings.Repeat("x", 50<<20)})
 	}),
-	"flood":           flood,
-	"refuse-sessions": refuseSessions,
-	"never-ask":       neverAsk,
-	"forge":           forge,
-	"huge-number":     hugeNumber,
-	"ignore-term":     ignoreTerm,
-	"setsid-child":    setsidChild,
-	"family":          family,
-	"hang":            hang,
-	"mute":            mute,
+	"flood":            flood,
+	"refuse-sessions":  refuseSessions,
+	"never-ask":        neverAsk,
+	"forge":            forge,
+	"huge-number":      hugeNumber,
+	"outcome":          sayOutcome,
+	"deep-outcome":     deepOutcome,
+	"respelt-integers": respeltIntegers,
+	"ignore-term":      ignoreTerm,
+	"setsid-child":     setsidChild,
+	"family":           family,
+	"hang":             hang,
+	"mute":             mute,
 	childIgnoreTerm: func([]string) error {
 		signal.Ignore(syscall.SIGTERM)
 		ready()

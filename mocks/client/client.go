@@ -331,17 +331,29 @@ func (c *Client) probe(ctx context.Context, session string, req probe.Request, t
 }
 
 // outcomeIn reads the outcome in an agent message. ok is false when text
-// is not meant as an outcome; err says how one breaks the probe contract.
+// is not meant as an outcome; err, an *OutcomeError, says how one breaks
+// the probe contract.
 func outcomeIn(text string) (out probe.Outcome, ok bool, err error) {
 	if !probe.IsOutcome(text) {
 		return probe.Outcome{}, false, nil
 	}
 	out, err = schema.ParseOutcome(text)
 	if err != nil {
-		return probe.Outcome{}, true, fmt.Errorf("the agent's %w", err) // "the agent's outcome does not match ..."
+		return probe.Outcome{}, true, &OutcomeError{Err: err}
 	}
 	return out, true, nil
 }
+
+// OutcomeError is Probe's error when the agent reported an outcome that
+// acpconform cannot take: one that breaks the outcome schema (Err is then
+// a *probe.SchemaError), nests deeper than probe.MaxDepth or holds a
+// number too long to read. The agent did report one: it is not missing.
+type OutcomeError struct{ Err error }
+
+// Error says "the agent's outcome does not match ...".
+func (e *OutcomeError) Error() string { return "the agent's " + e.Err.Error() }
+
+func (e *OutcomeError) Unwrap() error { return e.Err }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -92,7 +94,47 @@ var _ = Describe("The mock client reading outcomes", func() {
 			`at the top level: missing "message": an error outcome has error and message (schema: outcome.json#/allOf/1/then/required)`),
 		Entry("the version as a string", within, `{"acpconform":"1","outcome":"declined"}`,
 			`at /acpconform: want 1, got "1" (schema: outcome.json#/properties/acpconform/const)`),
+		Entry("an index with a fraction", within, `{"acpconform":1,"outcome":"accepted","index":0.5,"value":"preview"}`,
+			`at /index: want integer, got number (0.5) (schema: outcome.json#/properties/index/type)`),
+		Entry("an index past 2^53-1", within, `{"acpconform":1,"outcome":"accepted","index":1e1000001,"value":"preview"}`,
+			`at /index: want at most 9007199254740991, got 1e1000001 (schema: outcome.json#/properties/index/maximum)`),
+		Entry("a code below -(2^53-1)", within, `{"acpconform":1,"outcome":"error","error":"request_error","code":-1e400,"message":"m"}`,
+			`at /code: want at least -9007199254740991, got -1e400 (schema: outcome.json#/properties/code/minimum)`),
 	)
+
+	DescribeTable("reads integers by value, however they are written",
+		func(ctx SpecContext, text string, index, code *int) {
+			out, err := probeSaying(ctx, text)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out.Index).To(Equal(index))
+			Expect(out.Code).To(Equal(code))
+		},
+		Entry("index 0.0, as Python writes a float", within, `{"acpconform":1.0,"outcome":"accepted","index":0.0,"value":"preview"}`, idx(0), nil),
+		Entry("index 0e5", within, `{"acpconform":1,"outcome":"accepted","index":0e5,"value":"preview"}`, idx(0), nil),
+		Entry("index -0", within, `{"acpconform":1,"outcome":"accepted","index":-0,"value":"preview"}`, idx(0), nil),
+		Entry("index 1.0e0", within, `{"acpconform":1,"outcome":"accepted","index":1.0e0,"value":"production"}`, idx(1), nil),
+		Entry("index 10e-1", within, `{"acpconform":1,"outcome":"accepted","index":10e-1,"value":"production"}`, idx(1), nil),
+		Entry("index -1.0", within, `{"acpconform":1,"outcome":"accepted","index":-1.0,"value":"staging"}`, idx(-1), nil),
+		Entry("code -32601.0", within, `{"acpconform":1,"outcome":"error","error":"request_error","code":-32601.0,"message":"Method not found"}`, nil, idx(-32601)),
+	)
+
+	DescribeTable("refuses an outcome nested deeper than it reads, saying so",
+		func(ctx SpecContext, depth int) {
+			deep := `{"acpconform":1,"outcome":"declined","detail":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+			_, err := probeSaying(ctx, "Let me ask the user.", deep, `{"acpconform":1,"outcome":"accepted","index":0,"value":"preview"}`)
+			Expect(err).To(MatchError(fmt.Sprintf("the agent's outcome nests %d levels deep, deeper than the 10000 acpconform reads", depth)))
+			Expect(errors.As(err, new(*client.OutcomeError))).To(BeTrue(), "the agent reported an outcome: it is not missing")
+		},
+		Entry("10,001 levels", within, 10_001),
+		Entry("100,000 levels", within, 100_000), // deeper is for probe/schema's tests: the frame gets long
+	)
+
+	It("reads an outcome nested as deep as it reads", within, func(ctx SpecContext) {
+		deep := `{"acpconform":1,"outcome":"declined","detail":` + strings.Repeat("[", probe.MaxDepth-1) + strings.Repeat("]", probe.MaxDepth-1) + `}`
+		out, err := probeSaying(ctx, deep)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Outcome).To(Equal(probe.OutcomeDeclined))
+	})
 
 	It("takes the first outcome, even a broken one, and skips the other messages", within, func(ctx SpecContext) {
 		_, err := probeSaying(ctx,

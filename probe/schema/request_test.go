@@ -32,6 +32,8 @@ var requests = []string{
 	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallback":"plain"}`,
 	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":-1.5}`,
 	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":-0}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":0.0}`,
+	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":0e5}`,
 	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":"5"}`,
 }
 
@@ -76,7 +78,7 @@ func sameVerdict(t *testing.T, text string) {
 		t.Errorf("ParseRequest(%s) accepts what the request schema refuses: %v", text, want)
 	case got != nil && want == nil:
 		t.Errorf("ParseRequest(%s) refuses what the request schema accepts: %v", text, err)
-	case err != nil && got == nil && want == nil && !regexp.MustCompile(`not an integer acpconform can hold`).MatchString(err.Error()):
+	case err != nil && got == nil && want == nil && !regexp.MustCompile(`is out of range: acpconform reads integers`).MatchString(err.Error()):
 		t.Errorf("ParseRequest(%s) refuses a request the schema accepts: %v", text, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/acpconform/acpconform/internal/elide"
+	"github.com/acpconform/acpconform/internal/jsonscan"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -77,10 +79,12 @@ func Validate(name string, doc []byte) error {
 	if err != nil {
 		return fmt.Errorf("the %s is not one JSON value: %w", probe.DocumentName(name), err)
 	}
-	return validate(name, v)
+	return validate(name, v, v)
 }
 
-func validate(name string, v any) error {
+// validate checks v against the schema called name; a mismatch quotes
+// the value at its place in shown, v as the document had it.
+func validate(name string, v, shown any) error {
 	all, err := loaded()
 	if err != nil {
 		return err
@@ -91,7 +95,7 @@ func validate(name string, v any) error {
 	}
 	var verr *jsonschema.ValidationError
 	if err := s.Validate(v); errors.As(err, &verr) {
-		return schemaError(name, v, verr)
+		return schemaError(name, shown, verr)
 	} else if err != nil {
 		return fmt.Errorf("validating the %s: %w", probe.DocumentName(name), err)
 	}
@@ -156,6 +160,8 @@ func mismatch(doc any, v *jsonschema.ValidationError) probe.Mismatch {
 		}
 	case *kind.Minimum:
 		problem = fmt.Sprintf("want at least %s, got %s", k.Want.RatString(), show(got))
+	case *kind.Maximum:
+		problem = fmt.Sprintf("want at most %s, got %s", k.Want.RatString(), show(got))
 	case *kind.MinLength:
 		problem = fmt.Sprintf("want at least %d %s, got %s", k.Want, plural(k.Want, "character", "characters"), show(got))
 	default: // a keyword the schemas do not use today
@@ -209,9 +215,15 @@ func show(v any) string { return elide.JSON(v, maxShown) }
 
 // ParseOutcome reads an outcome report. It returns a *[probe.SchemaError]
 // when text does not match the outcome schema, so that every error says
-// what the adapter got wrong; integers are read by value, so an index of
-// 1.0 is 1. Its errors begin with "outcome", to follow "the agent's ".
+// what the adapter got wrong; integers are read by value ([probe.Integer]),
+// so an index of 1.0 is 1 and one of 0e5 is 0. It refuses, saying so, an
+// outcome nested deeper than [probe.MaxDepth] or holding a number longer
+// than 1000 characters. Its errors begin with "outcome", to follow "the
+// agent's ".
 func ParseOutcome(text string) (probe.Outcome, error) {
+	if shape, err := jsonscan.Scan(text); err == nil && shape.Depth > probe.MaxDepth {
+		return probe.Outcome{}, fmt.Errorf("outcome nests %d levels deep, deeper than the %d acpconform reads", shape.Depth, probe.MaxDepth)
+	}
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
 	if err != nil {
 		return probe.Outcome{}, fmt.Errorf("outcome is not one JSON value: %w", err)
@@ -219,7 +231,7 @@ func ParseOutcome(text string) (probe.Outcome, error) {
 	if at, n := longNumber(doc, ""); n != "" {
 		return probe.Outcome{}, fmt.Errorf("outcome has a number of %d characters at %s, more than the %d acpconform reads: %s", len(n), cmp.Or(at, "the top level"), maxNumber, show(n))
 	}
-	if err := validate(probe.SchemaOutcome, doc); err != nil {
+	if err := validate(probe.SchemaOutcome, integersByValue(doc), doc); err != nil {
 		return probe.Outcome{}, err
 	}
 	var o probe.Outcome
@@ -228,6 +240,54 @@ func ParseOutcome(text string) (probe.Outcome, error) {
 	}
 	return o, nil
 }
+
+// integersByValue is an outcome whose integer members, however written,
+// are written as the integers they are, for the validator: its reading
+// of 0.0 as an integer is right, but 1e1000001 is beyond it, and
+// 1e1000000 costs it 90 ms. An integer beyond ±probe.MaxInteger becomes
+// the first one past it, which the schema's bounds refuse; a number with
+// a fraction stays, which its "integer" refuses.
+func integersByValue(doc any) any {
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return doc
+	}
+	read := maps.Clone(obj)
+	for _, name := range outcomeIntegers() {
+		n, ok := obj[name].(json.Number)
+		if !ok {
+			continue
+		}
+		switch i, err := probe.Integer(n); {
+		case err == nil:
+			read[name] = json.Number(strconv.Itoa(i))
+		case errors.Is(err, probe.ErrIntegerRange) && strings.HasPrefix(string(n), "-"):
+			read[name] = json.Number(strconv.Itoa(-probe.MaxInteger - 1))
+		case errors.Is(err, probe.ErrIntegerRange):
+			read[name] = json.Number(strconv.Itoa(probe.MaxInteger + 1))
+		}
+	}
+	return read
+}
+
+// outcomeIntegers names the members the outcome schema types "integer".
+var outcomeIntegers = sync.OnceValue(func() []string {
+	var doc struct {
+		Properties map[string]struct {
+			Type string `json:"type"`
+		} `json:"properties"`
+	}
+	b, _ := probe.Schema(probe.SchemaOutcome)
+	_ = json.Unmarshal(b, &doc) // TestSchemasAreValid holds it to JSON
+	var names []string
+	for name, p := range doc.Properties {
+		if p.Type == "integer" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+})
 
 // maxNumber bounds the length of a number in an outcome: the validator
 // reads numbers with exact arithmetic, and one of a million digits cost
