@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -138,6 +137,7 @@ type pairResult struct {
 	out   probe.Outcome
 	stop  string
 	err   error
+	req   probe.Request
 	index int    // the option the answer picked
 	value string // and its value
 }
@@ -183,6 +183,7 @@ func (e *env) twoPending(ctx context.Context) *pendingPair {
 			defer GinkgoRecover()
 			defer close(dones[s])
 			r := picks[s]
+			r.req = reqs[s]
 			r.out, r.stop, r.err = f.mc.ProbeIn(ctx, s, reqs[s])
 			results[s] <- r
 		}()
@@ -211,8 +212,8 @@ func (p *pendingPair) result(ctx context.Context, k int) pairResult {
 	w := p.f.e.wait(ctx)
 	select {
 	case r := <-p.results[k]:
-		if r.err != nil && r.stop != "cancelled" {
-			Fail(fmt.Sprintf("in %s: the agent reported no outcome: %s", r.name, strings.TrimPrefix(r.err.Error(), "session/prompt: ")))
+		if r.stop != "cancelled" {
+			p.f.failProbe(r.err, r.req, r.name)
 		}
 		return r
 	case <-w.Done():
