@@ -224,25 +224,30 @@ func (e *env) relChecks() {
 			expectWhole(got, "session/update", update, p.client)
 		})
 
-		e.it("over-1mib-to-agent", "refuses a message over 1 MiB to the agent with an error or a close, or passes it whole", rules("REL-7"), func(ctx SpecContext) {
-			p := e.openRelay(ctx)
-			params := sized(overMiB, func(text string) json.RawMessage { return promptParams(p.session, text) }, request(idPrompt, "session/prompt", nil))
-			// A relay may refuse it by closing the client's connection before
-			// it is all written.
-			if err := p.client.trySend(ctx, request(idPrompt, "session/prompt", params)); errors.Is(err, context.DeadlineExceeded) {
-				Fail(err.Error())
-			}
-			e.expectRefusedOrWhole(ctx, p.client, p.agent, "session/prompt", params, func(m relMsg) bool { return m.answers(idPrompt) && len(m.Error) > 0 })
-		})
+		e.it("over-1mib-to-agent", "passes messages of nearly and over 1 MiB to the agent whole, or refuses them with an error or a close, never a piece of one",
+			rules("REL-7", "REL-1"), func(ctx SpecContext) {
+				p := e.openRelay(ctx)
+				for i, size := range []int{nearMiB, overMiB} {
+					id := idPrompt + i
+					params := sized(size, func(text string) json.RawMessage { return promptParams(p.session, text) }, request(id, "session/prompt", nil))
+					if e.sendWholeOrRefused(ctx, p.client, p.agent, request(id, "session/prompt", params), "session/prompt", params,
+						func(m relMsg) bool { return m.answers(id) && len(m.Error) > 0 }) == refusedByClose {
+						return
+					}
+				}
+			})
 
-		e.it("over-1mib-to-client", "refuses a message over 1 MiB to the client with an error or a close, or passes it whole", rules("REL-7"), func(ctx SpecContext) {
-			p := e.openRelay(ctx)
-			update := sized(overMiB, func(text string) json.RawMessage { return chunk(p.session, text) }, notification("session/update", nil))
-			if err := p.agent.trySend(ctx, notification("session/update", update)); errors.Is(err, context.DeadlineExceeded) {
-				Fail(err.Error())
-			}
-			e.expectRefusedOrWhole(ctx, p.agent, p.client, "session/update", update, func(m relMsg) bool { return m.Method == "" && len(m.Error) > 0 })
-		})
+		e.it("over-1mib-to-client", "passes messages of nearly and over 1 MiB to the client whole, or refuses them with an error or a close, never a piece of one",
+			rules("REL-7", "REL-1"), func(ctx SpecContext) {
+				p := e.openRelay(ctx)
+				for _, size := range []int{nearMiB, overMiB} {
+					update := sized(size, func(text string) json.RawMessage { return chunk(p.session, text) }, notification("session/update", nil))
+					if e.sendWholeOrRefused(ctx, p.agent, p.client, notification("session/update", update), "session/update", update,
+						func(m relMsg) bool { return m.Method == "" && len(m.Error) > 0 }) == refusedByClose {
+						return
+					}
+				}
+			})
 	})
 }
 
@@ -305,39 +310,33 @@ func expectWhole(got relMsg, method string, params json.RawMessage, at *relEnd) 
 			at.side, method, len(params), plural(len(pieces), "a frame", "frames"), strings.Join(pieces, ", "), plural(len(pieces), "is", "are")))
 	}
 	if !probe.SameValue(got.Params, params) {
-		Fail(fmt.Sprintf("relay defect: the %s received a %s whose params are %d bytes, not the %d bytes sent: the relay changed a message of about 1 MiB",
+		Fail(fmt.Sprintf("relay defect: the %s received a %s whose params are %d bytes, not the %d bytes sent: the relay changed a message of about 1 MiB, or sent one of its own",
 			at.side, method, len(got.Params), len(params)))
 	}
 }
 
-// expectRefusedOrWhole fails unless the relay passed from's message of
-// method with params to to whole, or refused it: an error answer to from
-// (refusal says which), or a closed connection, with no piece of it sent
-// on. A message beyond the harness's own limit (--max-frame) counts as
-// passed: it was not cut below it.
-func (e *env) expectRefusedOrWhole(ctx context.Context, from, to *relEnd, method string, params json.RawMessage, refusal func(relMsg) bool) {
+// How a relay dealt with a large message, as sendWholeOrRefused saw it.
+type largeFate int
+
+const (
+	passedWhole    largeFate = iota // it arrived whole, or beyond the harness's own limit
+	refusedByError                  // the sender got an error answer
+	refusedByClose                  // a connection closed: no more can be sent
+)
+
+// sendWholeOrRefused has from send msg, whose method and params are given,
+// and fails unless the relay passes it on to to whole, or refuses it: an
+// error answer to from (refusal says which), or a closed connection, with
+// no piece of it sent on (REL-1; REL-7 allows the refusal). A message
+// beyond the harness's own limit (--max-frame) counts as passed: it was
+// not cut below it.
+func (e *env) sendWholeOrRefused(ctx context.Context, from, to *relEnd, msg any, method string, params json.RawMessage, refusal func(relMsg) bool) largeFate {
 	GinkgoHelper()
-	var got relMsg
-	decided := func() string {
-		for _, m := range to.received() {
-			if m.Bad != "" || m.Method == method {
-				got = m
-				return "passed"
-			}
-		}
-		for _, m := range from.received() {
-			if refusal(m) {
-				return "refused"
-			}
-		}
-		for _, x := range []*relEnd{from, to} {
-			select {
-			case <-x.done:
-				return "closed"
-			default:
-			}
-		}
-		return ""
+	seenTo, seenFrom := len(to.received()), len(from.received())
+	// A relay may refuse it by closing the sender's connection before it
+	// is all written.
+	if err := from.trySend(ctx, msg); errors.Is(err, context.DeadlineExceeded) {
+		Fail(err.Error())
 	}
 	wait := e.wait(ctx)
 	for {
@@ -347,11 +346,23 @@ func (e *env) expectRefusedOrWhole(ctx context.Context, from, to *relEnd, method
 		to.mu.Lock()
 		toMore := to.more
 		to.mu.Unlock()
-		if d := decided(); d == "passed" {
-			expectWhole(got, method, params, to)
-			return
-		} else if d != "" {
-			return
+		for _, m := range to.next(&seenTo) {
+			if m.Bad != "" || m.Method == method {
+				expectWhole(m, method, params, to)
+				return passedWhole
+			}
+		}
+		for _, m := range from.next(&seenFrom) {
+			if refusal(m) {
+				return refusedByError
+			}
+		}
+		for _, x := range []*relEnd{from, to} {
+			select {
+			case <-x.done:
+				return refusedByClose
+			default:
+			}
 		}
 		select {
 		case <-fromMore:
