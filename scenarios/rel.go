@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -248,6 +249,55 @@ func (e *env) relChecks() {
 					}
 				}
 			})
+
+		e.it("numbers-exact-both-ways", "passes integers beyond 2^53 and long decimals by exact value both ways, in requests, notifications and answers",
+			rules("REL-1"), func(ctx SpecContext) {
+				p := e.openRelay(ctx)
+				// Each message crosses; the end says which changed, and how
+				// the first did.
+				var changed []string
+				var first error
+				compare := func(what string, got, want json.RawMessage) {
+					if err := sameJSON(what, got, want); err != nil {
+						changed = append(changed, what)
+						first = cmp.Or(first, err)
+					}
+				}
+				prompt := withNumbers(promptParams(p.session, "go"))
+				p.client.send(ctx, request(idPrompt, "session/prompt", prompt))
+				req := p.agent.await(ctx, "the client's session/prompt", func(m relMsg) bool { return m.isRequest("session/prompt") })
+				compare("the client's session/prompt (a request), on its way to the agent", req.Params, prompt)
+				cancel := withNumbers(json.RawMessage(mustJSON(map[string]string{"sessionId": p.session})))
+				p.client.send(ctx, notification("session/cancel", cancel))
+				got := p.agent.await(ctx, "the client's session/cancel", func(m relMsg) bool { return m.isNotification("session/cancel") })
+				compare("the client's session/cancel (a notification), on its way to the agent", got.Params, cancel)
+
+				update, question := withNumbers(chunk(p.session, "numbers")), withNumbers(relQuestion(p.session, "Which number?", 2))
+				p.agent.send(ctx, notification("session/update", update))
+				p.agent.send(ctx, request(1, "elicitation/create", question))
+				q := p.client.await(ctx, "the agent's elicitation/create", func(m relMsg) bool {
+					return m.isRequest("elicitation/create") && messageOf(m) == "Which number?"
+				})
+				compare("the agent's elicitation/create (a request), on its way to the client", q.Params, question)
+
+				accepted := withNumbers(accept(1))
+				p.client.send(ctx, answer(q.ID, accepted))
+				got = p.agent.await(ctx, "the client's answer to its elicitation/create id 1", func(m relMsg) bool { return m.answers(1) })
+				compare("the client's answer to elicitation/create, on its way to the agent", got.Result, accepted)
+				done := withNumbers(json.RawMessage(`{"stopReason":"cancelled"}`))
+				p.agent.send(ctx, answer(req.ID, done))
+				got = p.client.await(ctx, "the answer to its session/prompt (id 2)", func(m relMsg) bool { return m.answers(idPrompt) })
+				compare("the agent's answer to session/prompt, on its way to the client", got.Result, done)
+				// Last, so that a relay that holds updates back (REL-4's
+				// defect) has let it go by now.
+				got = p.client.await(ctx, "the agent's session/update", func(m relMsg) bool { return m.isNotification("session/update") && chunkText(m) == "numbers" })
+				compare("the agent's session/update (a notification), on its way to the client", got.Params, update)
+				if len(changed) > 0 {
+					Fail(fmt.Sprintf("relay defect: the relay changed numbers in %d of the 6 messages that crossed it, where REL-1 compares numbers by exact value "+
+						"(a relay that reads them as float64, as JavaScript's JSON.parse does, loses the digits of integers beyond 2^53 and of long decimals):\n- %s\nthe first: %v",
+						len(changed), strings.Join(changed, "\n- "), first))
+				}
+			})
 	})
 }
 
@@ -372,4 +422,22 @@ func (e *env) sendWholeOrRefused(ctx context.Context, from, to *relEnd, msg any,
 				"it dropped it without a word", from.side, method, len(params), e.response))
 		}
 	}
+}
+
+// relNumbers are numbers a relay must carry by exact value (REL-1):
+// integers beyond 2^53 and beyond 64 bits, decimals with more digits than
+// a float64 holds, exponents beyond one; and 1.0 and 1e2, which it may
+// write as 1 and 100.
+var relNumbers = json.RawMessage(`{"beyond2to53":9007199254740993,"negative":-9007199254740993,"beyond64bits":123456789012345678901234567890,` +
+	`"longDecimal":0.1000000000000000055511151231257827,"beyondFloat":1e400,"belowFloat":-2.5e-400,` +
+	`"inAList":[9007199254740993,0.1000000000000000055511151231257827,1.0,1e2],"one":1.0,"hundred":1e2}`)
+
+// withNumbers is params, an object, with relNumbers in its _meta.
+func withNumbers(params json.RawMessage) json.RawMessage {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(params, &p); err != nil {
+		panic(fmt.Sprintf("scenarios: withNumbers of %s: %v", params, err))
+	}
+	p["_meta"] = json.RawMessage(mustJSON(map[string]json.RawMessage{"acpconform.dev/rel": relNumbers}))
+	return json.RawMessage(mustJSON(p))
 }
