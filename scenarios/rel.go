@@ -231,8 +231,9 @@ func (e *env) relChecks() {
 				for i, size := range []int{nearMiB, overMiB} {
 					id := idPrompt + i
 					params := sized(size, func(text string) json.RawMessage { return promptParams(p.session, text) }, request(id, "session/prompt", nil))
-					if e.sendWholeOrRefused(ctx, p.client, p.agent, request(id, "session/prompt", params), "session/prompt", params,
-						func(m relMsg) bool { return m.answers(id) && len(m.Error) > 0 }) == refusedByClose {
+					closed := e.sendWholeOrRefused(ctx, p.client, p.agent, request(id, "session/prompt", params), "session/prompt", params,
+						func(m relMsg) bool { return m.answers(id) && len(m.Error) > 0 })
+					if closed { // refused: nothing more can cross
 						return
 					}
 				}
@@ -243,8 +244,9 @@ func (e *env) relChecks() {
 				p := e.openRelay(ctx)
 				for _, size := range []int{nearMiB, overMiB} {
 					update := sized(size, func(text string) json.RawMessage { return chunk(p.session, text) }, notification("session/update", nil))
-					if e.sendWholeOrRefused(ctx, p.agent, p.client, notification("session/update", update), "session/update", update,
-						func(m relMsg) bool { return m.Method == "" && len(m.Error) > 0 }) == refusedByClose {
+					closed := e.sendWholeOrRefused(ctx, p.agent, p.client, notification("session/update", update), "session/update", update,
+						func(m relMsg) bool { return m.Method == "" && len(m.Error) > 0 })
+					if closed {
 						return
 					}
 				}
@@ -365,22 +367,14 @@ func expectWhole(got relMsg, method string, params json.RawMessage, at *relEnd) 
 	}
 }
 
-// How a relay dealt with a large message, as sendWholeOrRefused saw it.
-type largeFate int
-
-const (
-	passedWhole    largeFate = iota // it arrived whole, or beyond the harness's own limit
-	refusedByError                  // the sender got an error answer
-	refusedByClose                  // a connection closed: no more can be sent
-)
-
 // sendWholeOrRefused has from send msg, whose method and params are given,
 // and fails unless the relay passes it on to to whole, or refuses it: an
 // error answer to from (refusal says which), or a closed connection, with
-// no piece of it sent on (REL-1; REL-7 allows the refusal). A message
-// beyond the harness's own limit (--max-frame) counts as passed: it was
-// not cut below it.
-func (e *env) sendWholeOrRefused(ctx context.Context, from, to *relEnd, msg any, method string, params json.RawMessage, refusal func(relMsg) bool) largeFate {
+// no piece of it sent on (REL-1; REL-7 allows the refusal). It reports
+// whether a connection closed, after which nothing more can be sent. A
+// message beyond the harness's own limit (--max-frame) counts as passed
+// (the harness closes the connection): it was not cut below it.
+func (e *env) sendWholeOrRefused(ctx context.Context, from, to *relEnd, msg any, method string, params json.RawMessage, refusal func(relMsg) bool) (closed bool) {
 	GinkgoHelper()
 	seenTo, seenFrom := len(to.received()), len(from.received())
 	// A relay may refuse it by closing the sender's connection before it
@@ -399,18 +393,18 @@ func (e *env) sendWholeOrRefused(ctx context.Context, from, to *relEnd, msg any,
 		for _, m := range to.next(&seenTo) {
 			if m.Bad != "" || m.Method == method {
 				expectWhole(m, method, params, to)
-				return passedWhole
+				return false
 			}
 		}
 		for _, m := range from.next(&seenFrom) {
 			if refusal(m) {
-				return refusedByError
+				return false
 			}
 		}
 		for _, x := range []*relEnd{from, to} {
 			select {
 			case <-x.done:
-				return refusedByClose
+				return true
 			default:
 			}
 		}
