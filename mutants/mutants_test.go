@@ -125,15 +125,22 @@ func TestMutantsAreKilled(t *testing.T) {
 				failed := runRelay(t, m)
 				var names []string
 				killed := false
+				should := suite.MustLookup(m.Rule).Level == suite.Should
 				for _, c := range failed {
 					names = append(names, c.ID)
-					killed = killed || c.ID == m.Kills
+					killed = killed || (c.ID == m.Kills && slices.Contains(c.Rules, m.Rule))
+					// A relay that breaks only a SHOULD rule stays conformant.
+					for _, rule := range c.Rules {
+						if should && suite.MustLookup(rule).Level == suite.Must {
+							t.Errorf("relay mutant %s breaks only %s, a SHOULD rule, and failed %s, a MUST check:\n%s", m.Name, m.Rule, c.ID, c.Failure)
+						}
+					}
 					if bad := unreadable(c.Failure); len(bad) > 0 {
 						t.Errorf("the failure of %s reads like a matcher dump (%s):\n%s", c.ID, strings.Join(bad, "; "), c.Failure)
 					}
 				}
 				if !killed {
-					t.Errorf("relay mutant %s (%s) was not killed by %s; the checks that failed: %v", m.Name, m.Rule, m.Kills, names)
+					t.Errorf("relay mutant %s (%s) was not killed by %s, citing %s; the checks that failed: %v", m.Name, m.Rule, m.Kills, m.Rule, names)
 				}
 				t.Logf("killed by %d: %s", len(names), strings.Join(names, "; "))
 				mu.Lock()

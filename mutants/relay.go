@@ -3,7 +3,10 @@ package mutants
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sync"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/suite"
@@ -85,7 +88,7 @@ var Relays = []RelayMutant{
 	})},
 	{"other-side-kept-open", "REL-6", "mirror", "REL-6/client-gone-closes-agent", func() *relay.Tamper { return &relay.Tamper{KeepOpen: true} }},
 	{"agent-gone-client-kept", "REL-6", "command relay", "REL-6/agent-gone-closes-client", func() *relay.Tamper { return &relay.Tamper{KeepOpen: true} }},
-	{"large-frames-split", "REL-7", "command relay", "REL-7/near-1mib-both-ways", frames(func() filter {
+	{"large-frames-split", "REL-1", "command relay", "REL-7/over-1mib-to-client", frames(func() filter {
 		return func(_ relay.Direction, frame []byte) [][]byte {
 			if n := len(frame); n > 256<<10 {
 				return [][]byte{frame[:n/2], frame[n/2:]}
@@ -106,19 +109,82 @@ var Relays = []RelayMutant{
 			return [][]byte{frame}
 		}
 	})},
-	{"large-frames-cut-to-agent", "REL-7", "mirror", "REL-7/over-1mib-to-agent", func() *relay.Tamper {
-		// A relay that reads 4 MiB but passes on at most 1 MiB, silently.
+	{"large-frames-cut-to-agent", "REL-1", "mirror", "REL-7/over-1mib-to-agent", beyondMiB(relay.ToAgent, func(frame []byte) [][]byte {
+		return [][]byte{frame[:1<<20]} // a relay that reads 4 MiB but passes on at most 1 MiB, silently
+	})},
+	{"large-frames-split-to-agent", "REL-1", "mirror", "REL-7/over-1mib-to-agent", beyondMiB(relay.ToAgent, func(frame []byte) [][]byte {
+		return [][]byte{frame[:1<<20], frame[1<<20:]} // a relay that writes 1 MiB a line
+	})},
+	{"large-frames-cut-to-client", "REL-1", "command relay", "REL-7/over-1mib-to-client", frames(func() filter {
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			if dir == relay.ToClient && len(frame) > 1<<20 {
+				return [][]byte{frame[:1<<20]}
+			}
+			return [][]byte{frame}
+		}
+	})},
+	// A relay that refuses what passes its limit, by closing, is within
+	// REL-1; only REL-7 wants that limit no lower than 1 MiB.
+	{"frame-limit-512kib", "REL-7", "mirror", "REL-7/near-1mib-both-ways", func() *relay.Tamper { return &relay.Tamper{MaxFrame: 512 << 10} }},
+	{"updates-invented", "REL-1", "command relay", "REL-1/answers-unchanged", frames(func() filter {
+		first := true
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			if dir != relay.ToClient || !first {
+				return [][]byte{frame}
+			}
+			// 50,000 notifications for a session that does not exist,
+			// before the agent's first message.
+			first = false
+			out := make([][]byte, 0, 50001)
+			for i := range 50000 {
+				out = append(out, fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"no-such-session",`+
+					`"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"invented %d"}}}}`, i))
+			}
+			return append(out, frame)
+		}
+	})},
+	{"update-invented-once", "REL-1", "mirror", "REL-1/answers-unchanged", frames(func() filter {
+		done := false
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			// One plausible notification, for the session just opened.
+			session := gjson.GetBytes(frame, "result.sessionId")
+			if dir != relay.ToClient || done || session.Type != gjson.String {
+				return [][]byte{frame}
+			}
+			done = true
+			invented := fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%s,`+
+				`"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Working on it."}}}}`, session.Raw)
+			return [][]byte{frame, invented}
+		}
+	})},
+	{"numbers-through-float64", "REL-1", "mirror", "REL-1/numbers-exact-both-ways", frames(func() filter {
+		return func(_ relay.Direction, frame []byte) [][]byte { return [][]byte{asFloat64(frame)} }
+	})},
+}
+
+// CorrectRelays change what crosses them only as REL-1 allows: each is
+// one of our relays, rewriting every message as another JSON library
+// would. The relay catalogue must fail none of their checks.
+var CorrectRelays = []RelayMutant{
+	{"reserialised-mirror", "", "mirror", "", frames(func() filter { return (&reserialiser{}).filter })},
+	{"reserialised-command-relay", "", "command relay", "", frames(func() filter { return (&reserialiser{}).filter })},
+}
+
+// beyondMiB is a tamper that lets the mirror read frames up to 4 MiB,
+// and passes those over 1 MiB going dir on as cut does.
+func beyondMiB(dir relay.Direction, cut func(frame []byte) [][]byte) func() *relay.Tamper {
+	return func() *relay.Tamper {
 		t := frames(func() filter {
-			return func(dir relay.Direction, frame []byte) [][]byte {
-				if dir == relay.ToAgent && len(frame) > 1<<20 {
-					return [][]byte{frame[:1<<20]}
+			return func(d relay.Direction, frame []byte) [][]byte {
+				if d == dir && len(frame) > 1<<20 {
+					return cut(frame)
 				}
 				return [][]byte{frame}
 			}
 		})()
 		t.MaxFrame = 4 << 20
 		return t
-	}},
+	}
 }
 
 // filter is a relay.Tamper's Frame.

@@ -39,9 +39,9 @@ func TestRelayMutantChild(t *testing.T) {
 		t.Skip("runs as the child of TestMutantsAreKilled")
 	}
 	var mutant *RelayMutant
-	for i := range Relays {
-		if Relays[i].Name == name {
-			mutant = &Relays[i]
+	for _, m := range append(append([]RelayMutant(nil), Relays...), CorrectRelays...) {
+		if m.Name == name {
+			mutant = &m
 		}
 	}
 	if mutant == nil {
@@ -128,4 +128,21 @@ func runRelay(t *testing.T, m RelayMutant) []relayFailure {
 		t.Fatal(err)
 	}
 	return failed
+}
+
+// TestCorrectRelaysPass: a relay that rewrites every message only as
+// REL-1 allows (keys sorted, \u escapes, 1.0 as 1 and 1e2 as 100, string
+// ids of its own, spaces, \r\n) fails no check of the relay catalogue.
+func TestCorrectRelaysPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the relay catalogue once per relay")
+	}
+	for _, m := range CorrectRelays {
+		t.Run(m.Name, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range runRelay(t, m) {
+				t.Errorf("%s failed %s (%v):\n%s", m.Name, c.ID, c.Rules, c.Failure)
+			}
+		})
+	}
 }

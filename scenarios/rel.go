@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -245,25 +246,81 @@ func (e *env) relChecks() {
 			expectWhole(got, "session/update", update, p.client)
 		})
 
-		e.it("over-1mib-to-agent", "refuses a message over 1 MiB to the agent with an error or a close, or passes it whole", rules("REL-7"), func(ctx SpecContext) {
-			p := e.openRelay(ctx)
-			params := sized(overMiB, func(text string) json.RawMessage { return promptParams(p.session, text) }, request(idPrompt, "session/prompt", nil))
-			// A relay may refuse it by closing the client's connection before
-			// it is all written.
-			if err := p.client.trySend(ctx, request(idPrompt, "session/prompt", params)); errors.Is(err, context.DeadlineExceeded) {
-				Fail(err.Error())
-			}
-			e.expectRefusedOrWhole(ctx, p.client, p.agent, "session/prompt", params, func(m relMsg) bool { return m.answers(idPrompt) && len(m.Error) > 0 })
-		})
+		e.it("over-1mib-to-agent", "passes messages of nearly and over 1 MiB to the agent whole, or refuses them with an error or a close, never a piece of one",
+			rules("REL-7", "REL-1"), func(ctx SpecContext) {
+				p := e.openRelay(ctx)
+				for i, size := range []int{nearMiB, overMiB} {
+					id := idPrompt + i
+					params := sized(size, func(text string) json.RawMessage { return promptParams(p.session, text) }, request(id, "session/prompt", nil))
+					closed := e.sendWholeOrRefused(ctx, p.client, p.agent, request(id, "session/prompt", params), "session/prompt", params,
+						func(m relMsg) bool { return m.answers(id) && len(m.Error) > 0 })
+					if closed { // refused: nothing more can cross
+						return
+					}
+				}
+			})
 
-		e.it("over-1mib-to-client", "refuses a message over 1 MiB to the client with an error or a close, or passes it whole", rules("REL-7"), func(ctx SpecContext) {
-			p := e.openRelay(ctx)
-			update := sized(overMiB, func(text string) json.RawMessage { return chunk(p.session, text) }, notification("session/update", nil))
-			if err := p.agent.trySend(ctx, notification("session/update", update)); errors.Is(err, context.DeadlineExceeded) {
-				Fail(err.Error())
-			}
-			e.expectRefusedOrWhole(ctx, p.agent, p.client, "session/update", update, func(m relMsg) bool { return m.Method == "" && len(m.Error) > 0 })
-		})
+		e.it("over-1mib-to-client", "passes messages of nearly and over 1 MiB to the client whole, or refuses them with an error or a close, never a piece of one",
+			rules("REL-7", "REL-1"), func(ctx SpecContext) {
+				p := e.openRelay(ctx)
+				for _, size := range []int{nearMiB, overMiB} {
+					update := sized(size, func(text string) json.RawMessage { return chunk(p.session, text) }, notification("session/update", nil))
+					closed := e.sendWholeOrRefused(ctx, p.agent, p.client, notification("session/update", update), "session/update", update,
+						func(m relMsg) bool { return m.Method == "" && len(m.Error) > 0 })
+					if closed {
+						return
+					}
+				}
+			})
+
+		e.it("numbers-exact-both-ways", "passes integers beyond 2^53 and long decimals by exact value both ways, in requests, notifications and answers",
+			rules("REL-1"), func(ctx SpecContext) {
+				p := e.openRelay(ctx)
+				// Each message crosses; the end says which changed, and how
+				// the first did.
+				var changed []string
+				var first error
+				compare := func(what string, got, want json.RawMessage) {
+					if err := sameJSON(what, got, want); err != nil {
+						changed = append(changed, what)
+						first = cmp.Or(first, err)
+					}
+				}
+				prompt := withNumbers(promptParams(p.session, "go"))
+				p.client.send(ctx, request(idPrompt, "session/prompt", prompt))
+				req := p.agent.await(ctx, "the client's session/prompt", func(m relMsg) bool { return m.isRequest("session/prompt") })
+				compare("the client's session/prompt (a request), on its way to the agent", req.Params, prompt)
+				cancel := withNumbers(json.RawMessage(mustJSON(map[string]string{"sessionId": p.session})))
+				p.client.send(ctx, notification("session/cancel", cancel))
+				got := p.agent.await(ctx, "the client's session/cancel", func(m relMsg) bool { return m.isNotification("session/cancel") })
+				compare("the client's session/cancel (a notification), on its way to the agent", got.Params, cancel)
+
+				update, question := withNumbers(chunk(p.session, "numbers")), withNumbers(relQuestion(p.session, "Which number?", 2))
+				p.agent.send(ctx, notification("session/update", update))
+				p.agent.send(ctx, request(1, "elicitation/create", question))
+				q := p.client.await(ctx, "the agent's elicitation/create", func(m relMsg) bool {
+					return m.isRequest("elicitation/create") && messageOf(m) == "Which number?"
+				})
+				compare("the agent's elicitation/create (a request), on its way to the client", q.Params, question)
+
+				accepted := withNumbers(accept(1))
+				p.client.send(ctx, answer(q.ID, accepted))
+				got = p.agent.await(ctx, "the client's answer to its elicitation/create id 1", func(m relMsg) bool { return m.answers(1) })
+				compare("the client's answer to elicitation/create, on its way to the agent", got.Result, accepted)
+				done := withNumbers(json.RawMessage(`{"stopReason":"cancelled"}`))
+				p.agent.send(ctx, answer(req.ID, done))
+				got = p.client.await(ctx, "the answer to its session/prompt (id 2)", func(m relMsg) bool { return m.answers(idPrompt) })
+				compare("the agent's answer to session/prompt, on its way to the client", got.Result, done)
+				// Last, so that a relay that holds updates back (REL-4's
+				// defect) has let it go by now.
+				got = p.client.await(ctx, "the agent's session/update", func(m relMsg) bool { return m.isNotification("session/update") && chunkText(m) == "numbers" })
+				compare("the agent's session/update (a notification), on its way to the client", got.Params, update)
+				if len(changed) > 0 {
+					Fail(fmt.Sprintf("relay defect: the relay changed numbers in %d of the 6 messages that crossed it, where REL-1 compares numbers by exact value "+
+						"(a relay that reads them as float64, as JavaScript's JSON.parse does, loses the digits of integers beyond 2^53 and of long decimals):\n- %s\nthe first: %v",
+						len(changed), strings.Join(changed, "\n- "), first))
+				}
+			})
 	})
 }
 
@@ -326,39 +383,25 @@ func expectWhole(got relMsg, method string, params json.RawMessage, at *relEnd) 
 			at.side, method, len(params), plural(len(pieces), "a frame", "frames"), strings.Join(pieces, ", "), plural(len(pieces), "is", "are")))
 	}
 	if !probe.SameValue(got.Params, params) {
-		Fail(fmt.Sprintf("relay defect: the %s received a %s whose params are %d bytes, not the %d bytes sent: the relay changed a message of about 1 MiB",
+		Fail(fmt.Sprintf("relay defect: the %s received a %s whose params are %d bytes, not the %d bytes sent: the relay changed a message of about 1 MiB, or sent one of its own",
 			at.side, method, len(got.Params), len(params)))
 	}
 }
 
-// expectRefusedOrWhole fails unless the relay passed from's message of
-// method with params to to whole, or refused it: an error answer to from
-// (refusal says which), or a closed connection, with no piece of it sent
-// on. A message beyond the harness's own limit (--max-frame) counts as
-// passed: it was not cut below it.
-func (e *env) expectRefusedOrWhole(ctx context.Context, from, to *relEnd, method string, params json.RawMessage, refusal func(relMsg) bool) {
+// sendWholeOrRefused has from send msg, whose method and params are given,
+// and fails unless the relay passes it on to to whole, or refuses it: an
+// error answer to from (refusal says which), or a closed connection, with
+// no piece of it sent on (REL-1; REL-7 allows the refusal). It reports
+// whether a connection closed, after which nothing more can be sent. A
+// message beyond the harness's own limit (--max-frame) counts as passed
+// (the harness closes the connection): it was not cut below it.
+func (e *env) sendWholeOrRefused(ctx context.Context, from, to *relEnd, msg any, method string, params json.RawMessage, refusal func(relMsg) bool) (closed bool) {
 	GinkgoHelper()
-	var got relMsg
-	decided := func() string {
-		for _, m := range to.received() {
-			if m.Bad != "" || m.Method == method {
-				got = m
-				return "passed"
-			}
-		}
-		for _, m := range from.received() {
-			if refusal(m) {
-				return "refused"
-			}
-		}
-		for _, x := range []*relEnd{from, to} {
-			select {
-			case <-x.done:
-				return "closed"
-			default:
-			}
-		}
-		return ""
+	seenTo, seenFrom := len(to.received()), len(from.received())
+	// A relay may refuse it by closing the sender's connection before it
+	// is all written.
+	if err := from.trySend(ctx, msg); errors.Is(err, context.DeadlineExceeded) {
+		Fail(err.Error())
 	}
 	wait := e.wait(ctx)
 	for {
@@ -368,11 +411,23 @@ func (e *env) expectRefusedOrWhole(ctx context.Context, from, to *relEnd, method
 		to.mu.Lock()
 		toMore := to.more
 		to.mu.Unlock()
-		if d := decided(); d == "passed" {
-			expectWhole(got, method, params, to)
-			return
-		} else if d != "" {
-			return
+		for _, m := range to.next(&seenTo) {
+			if m.Bad != "" || m.Method == method {
+				expectWhole(m, method, params, to)
+				return false
+			}
+		}
+		for _, m := range from.next(&seenFrom) {
+			if refusal(m) {
+				return false
+			}
+		}
+		for _, x := range []*relEnd{from, to} {
+			select {
+			case <-x.done:
+				return true
+			default:
+			}
 		}
 		select {
 		case <-fromMore:
@@ -382,4 +437,22 @@ func (e *env) expectRefusedOrWhole(ctx context.Context, from, to *relEnd, method
 				"it dropped it without a word", from.side, method, len(params), e.response))
 		}
 	}
+}
+
+// relNumbers are numbers a relay must carry by exact value (REL-1):
+// integers beyond 2^53 and beyond 64 bits, decimals with more digits than
+// a float64 holds, exponents beyond one; and 1.0 and 1e2, which it may
+// write as 1 and 100.
+var relNumbers = json.RawMessage(`{"beyond2to53":9007199254740993,"negative":-9007199254740993,"beyond64bits":123456789012345678901234567890,` +
+	`"longDecimal":0.1000000000000000055511151231257827,"beyondFloat":1e400,"belowFloat":-2.5e-400,` +
+	`"inAList":[9007199254740993,0.1000000000000000055511151231257827,1.0,1e2],"one":1.0,"hundred":1e2}`)
+
+// withNumbers is params, an object, with relNumbers in its _meta.
+func withNumbers(params json.RawMessage) json.RawMessage {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(params, &p); err != nil {
+		panic(fmt.Sprintf("scenarios: withNumbers of %s: %v", params, err))
+	}
+	p["_meta"] = json.RawMessage(mustJSON(map[string]json.RawMessage{"acpconform.dev/rel": relNumbers}))
+	return json.RawMessage(mustJSON(p))
 }

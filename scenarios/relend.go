@@ -22,16 +22,18 @@ import (
 // the check picks (both ends use the same ids on purpose), and records
 // every frame it receives, in order, for the check to find.
 type relEnd struct {
-	e    *env
-	side string // "client" or "agent"
-	conn wire.Conn
+	e      *env
+	side   string // "client" or "agent"
+	conn   wire.Conn
+	ledger *relLedger // shared with the other end
 
-	mu    sync.Mutex
-	got   []relMsg
-	more  chan struct{} // closed, and replaced, at each frame and at the end
-	ended bool
-	why   string // how reading ended, once ended
-	done  chan struct{}
+	mu      sync.Mutex
+	got     []relMsg
+	more    chan struct{} // closed, and replaced, at each frame and at the end
+	ended   bool
+	flooded bool   // the relay sent more than the connection may hold; nothing more is kept
+	why     string // how reading ended, once ended
+	done    chan struct{}
 }
 
 // relMsg is one frame an end received, read as a JSON-RPC message.
@@ -85,12 +87,15 @@ func (m relMsg) String() string {
 	return fmt.Sprintf("answer id %s", m.ID)
 }
 
-func (e *env) newRelEnd(side string, conn wire.Conn) *relEnd {
-	x := &relEnd{e: e, side: side, conn: conn, more: make(chan struct{}), done: make(chan struct{})}
+func (e *env) newRelEnd(side string, conn wire.Conn, ledger *relLedger) *relEnd {
+	x := &relEnd{e: e, side: side, conn: conn, ledger: ledger, more: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		err := conn.Serve(x.take)
 		x.mu.Lock()
-		x.ended, x.why = true, wire.DescribeEnd(err)
+		x.ended = true
+		if !x.flooded {
+			x.why = wire.DescribeEnd(err)
+		}
 		close(x.more)
 		x.mu.Unlock()
 		close(x.done)
@@ -98,17 +103,34 @@ func (e *env) newRelEnd(side string, conn wire.Conn) *relEnd {
 	return x
 }
 
-// take records one frame, on the connection's reading goroutine.
+// relMsgOverhead is what keeping a relMsg costs besides its frame's
+// bytes, which its members copy at most once.
+const relMsgOverhead = 256
+
+// take records one frame, on the connection's reading goroutine, within
+// the connection's budget: past it, the relay is flooding, and the
+// connection is closed.
 func (x *relEnd) take(frame []byte) {
 	m := relMsg{Size: len(frame)}
 	if err := json.Unmarshal(frame, &m); err != nil {
 		m = relMsg{Size: len(frame), Bad: err.Error()}
 	}
 	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.ledger.arrived(x.side, m) // under x.mu, so that summary sees both as one
+	if x.flooded {
+		return
+	}
+	if budget := x.conn.Budget(); !budget.Hold(len(frame) + relMsgOverhead) {
+		x.flooded = true
+		x.why = fmt.Sprintf("flood: the relay sent the %s %d messages, more than the %s acpconform holds of one connection (raise it with --max-held), so acpconform closed it",
+			x.side, len(x.got)+1, wire.Size(budget.Max()))
+		go x.conn.Close()
+		return
+	}
 	x.got = append(x.got, m)
 	close(x.more)
 	x.more = make(chan struct{})
-	x.mu.Unlock()
 }
 
 // send writes msg as one frame.
@@ -125,6 +147,7 @@ func (x *relEnd) trySend(ctx context.Context, msg any) error {
 	if err != nil {
 		panic(fmt.Sprintf("scenarios: %v", err))
 	}
+	x.ledger.enter(x.side, b) // before it can arrive
 	if err := x.conn.WriteFrame(x.e.wait(ctx), b); err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Errorf("the relay did not take %s from the %s within %s: %w", describeFrame(b), x.side, x.e.response, err)
@@ -141,6 +164,16 @@ func (x *relEnd) received() []relMsg {
 	return append([]relMsg(nil), x.got...)
 }
 
+// next returns what the end has received since *seen frames, and counts
+// them in *seen.
+func (x *relEnd) next(seen *int) []relMsg {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	got := append([]relMsg(nil), x.got[*seen:]...)
+	*seen = len(x.got)
+	return got
+}
+
 // await returns the first message match accepts, waiting at most the
 // response timeout; what names it in the failure.
 func (x *relEnd) await(ctx context.Context, what string, match func(relMsg) bool) relMsg {
@@ -152,12 +185,12 @@ func (x *relEnd) await(ctx context.Context, what string, match func(relMsg) bool
 func (x *relEnd) awaitN(ctx context.Context, what string, n int, match func(relMsg) bool) []relMsg {
 	GinkgoHelper()
 	ctx = x.e.wait(ctx)
-	for {
+	var found []relMsg
+	for seen := 0; ; {
 		x.mu.Lock()
-		var found []relMsg
-		for _, m := range x.got {
-			if match(m) {
-				found = append(found, m)
+		for ; seen < len(x.got); seen++ { // each frame once, however many come
+			if match(x.got[seen]) {
+				found = append(found, x.got[seen])
 			}
 		}
 		more, ended, why := x.more, x.ended, x.why
@@ -190,19 +223,36 @@ func (x *relEnd) naming(id json.RawMessage) string {
 
 // summary lists what the end received, briefly.
 func (x *relEnd) summary() string {
-	got := x.received()
+	x.mu.Lock()
+	got := append([]relMsg(nil), x.got...)
+	unsent := x.ledger.unsentTo(x.side)
+	x.mu.Unlock()
 	if len(got) == 0 {
 		return "nothing"
 	}
+	// Runs of one kind of message are counted, not listed: a relay may
+	// send thousands.
 	var names []string
-	for i, m := range got {
-		if i == 12 {
+	for i := 0; i < len(got); {
+		if len(names) == 12 {
 			names = append(names, fmt.Sprintf("and %d more", len(got)-i))
 			break
 		}
-		names = append(names, m.String())
+		name, n := got[i].String(), 1
+		for i+n < len(got) && got[i+n].String() == name {
+			n++
+		}
+		if n > 1 {
+			name = fmt.Sprintf("%s (%d times)", name, n)
+		}
+		names = append(names, name)
+		i += n
 	}
-	return strings.Join(names, ", ")
+	s := strings.Join(names, ", ")
+	if unsent > 0 {
+		s += fmt.Sprintf("; %s the %s did not send (a relay invents none: REL-1)", plural(unsent, "1 message", fmt.Sprintf("%d messages", unsent)), otherSide(x.side))
+	}
+	return s
 }
 
 // describeFrame names a frame for a failure, without all of it.
@@ -219,7 +269,8 @@ type relPair struct {
 	e             *env
 	link          *suite.Link
 	client, agent *relEnd
-	session       string // the agent's session id, once opened
+	ledger        *relLedger // what each end sent, and what arrived unsent
+	session       string     // the agent's session id, once opened
 }
 
 // Messages the REL checks send.
@@ -278,7 +329,8 @@ const (
 func (e *env) throughRelayRaw(ctx context.Context, caps json.RawMessage) (*relPair, relMsg) {
 	GinkgoHelper()
 	link := e.connectSubject(ctx, "starting "+e.subject.Name())
-	p := &relPair{e: e, link: link, client: e.newRelEnd("client", link.Conn)}
+	p := &relPair{e: e, link: link, ledger: newRelLedger()}
+	p.client = e.newRelEnd("client", link.Conn, p.ledger)
 	DeferCleanup(func() {
 		link.Conn.Close()
 		transcript := "client side:\n" + link.Conn.Transcript().String()
@@ -289,13 +341,20 @@ func (e *env) throughRelayRaw(ctx context.Context, caps json.RawMessage) (*relPa
 		link.Close()
 		e.keepEvidence(link, func() string { return transcript })
 	})
+	if citesREL1() {
+		DeferCleanup(func() { // runs first, while both ends are open
+			if !CurrentSpecReport().Failed() {
+				p.expectOnlySent()
+			}
+		})
+	}
 	p.client.send(ctx, request(idInitialize, "initialize", map[string]any{
 		"protocolVersion": 1, "clientCapabilities": caps,
 		"clientInfo": map[string]string{"name": "acpconform", "version": "rel"},
 	}))
 	up, err := link.Upstream(e.startWait(ctx))
 	e.mustStart("waiting for the relay to connect to the agent", err)
-	p.agent = e.newRelEnd("agent", up)
+	p.agent = e.newRelEnd("agent", up, p.ledger)
 	initReq := p.agent.await(ctx, "the client's initialize", func(m relMsg) bool { return m.isRequest("initialize") })
 	return p, initReq
 }
