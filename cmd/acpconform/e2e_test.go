@@ -417,6 +417,11 @@ func TestListAndExplain(t *testing.T) {
 			t.Errorf("list --json: %s has no check", rule.ID)
 		}
 	}
+	r = acpconform(t, nil, "list")
+	expectCode(t, r, 0)
+	if first, _, _ := strings.Cut(r.stdout, "\n"); first != "CONTRACT revision "+suite.Revision()+": 60 rules, each cited by a check, none pending" {
+		t.Errorf("list's first line is %q, want the revision and no rule pending", first)
+	}
 	r = acpconform(t, nil, "explain", "CLI-4")
 	expectCode(t, r, 0)
 	if !strings.Contains(r.stdout, "CLI-4 (SHOULD, client role, area CLI)") || !strings.Contains(r.stdout, "refuses a form it did not advertise") {

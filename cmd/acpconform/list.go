@@ -49,10 +49,36 @@ func catalogue() []listed {
 	return out
 }
 
+// contractStatus is list's first line: the contract's revision, and
+// which of its rules no check cites yet (pending, or not even that).
+func contractStatus(rules []listed) string {
+	var pending, uncited []string
+	for _, r := range rules {
+		switch {
+		case r.Pending != "":
+			pending = append(pending, r.ID)
+		case len(r.Checks) == 0:
+			uncited = append(uncited, r.ID)
+		}
+	}
+	line := fmt.Sprintf("CONTRACT revision %s: %d rules", suite.Revision(), len(rules))
+	if len(pending)+len(uncited) == 0 {
+		return line + ", each cited by a check, none pending"
+	}
+	if len(pending) > 0 {
+		line += fmt.Sprintf("; %d pending: %s", len(pending), strings.Join(pending, ", "))
+	}
+	if len(uncited) > 0 {
+		line += fmt.Sprintf("; %d cited by no check: %s", len(uncited), strings.Join(uncited, ", "))
+	}
+	return line
+}
+
 func (a *app) listCommand() *cobra.Command {
 	var jsonPath string
 	cmd := a.command("list [flags]", "List the CONTRACT rules and the checks that cite them", `
-Lists every CONTRACT rule with its level, role and the checks that cite it.
+Says the CONTRACT's revision and which rules no check cites yet, then lists
+every rule with its level, role and the checks that cite it.
 --json FILE writes the same as JSON ([{id, area, level, role, text, checks,
 pending}]), - for stdout.`,
 		func(cmd *cobra.Command, _ []string) (int, error) {
@@ -60,6 +86,7 @@ pending}]), - for stdout.`,
 			if jsonPath != "" {
 				return a.writeJSON(cmd, jsonPath, rules)
 			}
+			fmt.Fprintln(a.stdout, contractStatus(rules))
 			for _, r := range rules {
 				fmt.Fprintf(a.stdout, "%-6s %-6s %-6s %d checks", r.ID, r.Level, r.Role, len(r.Checks))
 				if r.Pending != "" {
