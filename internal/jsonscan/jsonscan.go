@@ -192,7 +192,7 @@ func str(text string, i int) int {
 		case c < 0x20:
 			return -i - 1
 		case c == '\\':
-			n := escape(text[i:])
+			n := EscapeLen(text[i:])
 			if n == 0 {
 				return -i - 1
 			}
@@ -202,8 +202,9 @@ func str(text string, i int) int {
 	return -len(text) - 1
 }
 
-// escape is the length of the escape s starts with, or 0 if it is none.
-func escape(s string) int {
+// EscapeLen is the length of the JSON string escape s starts with (a
+// backslash and what follows it), or 0 if it is none.
+func EscapeLen[T ~string | ~[]byte](s T) int {
 	if len(s) < 2 {
 		return 0
 	}
@@ -214,8 +215,8 @@ func escape(s string) int {
 		if len(s) < 6 {
 			return 0
 		}
-		for _, c := range []byte(s[2:6]) {
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+		for i := 2; i < 6; i++ {
+			if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
 				return 0
 			}
 		}

@@ -3,6 +3,8 @@ package peer
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/acpconform/acpconform/internal/jsonscan"
 )
 
 // scan is what one read of a frame finds: scan.run checks that the frame
@@ -222,7 +224,7 @@ func jsonString(b []byte, i int) (end int, escaped bool) {
 			return i + 1, escaped
 		case c == '\\':
 			escaped = true
-			n := escapeLen(b[i:])
+			n := jsonscan.EscapeLen(b[i:])
 			if n == 0 {
 				return -1, false
 			}
@@ -248,32 +250,6 @@ var plain = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// escapeLen is the length of the escape b starts with, or 0 if it is none.
-func escapeLen(b []byte) int {
-	if len(b) < 2 {
-		return 0
-	}
-	switch b[1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2
-	case 'u':
-		if len(b) < 6 {
-			return 0
-		}
-		for _, c := range b[2:6] {
-			if !isHex(c) {
-				return 0
-			}
-		}
-		return 6
-	}
-	return 0
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
 
 // jsonNumber returns where the number at b[i] ends, or -1:
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
