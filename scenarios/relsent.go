@@ -3,11 +3,13 @@ package scenarios
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -178,12 +180,12 @@ func (l *relLedger) describe(side string, m relMsg) string {
 	if m.Bad != "" {
 		return m.String() + ": a piece of a message, or none"
 	}
-	what := fmt.Sprintf("%s %q", kindOf(m), clipText(m.Method, 80))
+	what := fmt.Sprintf("%s %q", kindOf(m), elide.Head(m.Method, 80))
 	switch kindOf(m) {
 	case "request":
-		what += " id " + clipText(string(m.ID), 40)
+		what += " id " + elide.Head(string(m.ID), 40)
 	case "answer":
-		what = "answer id " + clipText(string(m.ID), 40)
+		what = "answer id " + elide.Head(string(m.ID), 40)
 	}
 	if e, ok := l.counterpart(side, m); ok {
 		switch {
@@ -201,7 +203,7 @@ func (l *relLedger) describe(side string, m relMsg) string {
 			body = m.Error
 		}
 	}
-	return what + ": " + clipText(show(body), 200)
+	return what + ": " + elide.Head(show(body), 200)
 }
 
 // counterpart is what the other side sent that m, which side received,
@@ -253,9 +255,9 @@ func relDiff(sent, got relMsg) string {
 			continue
 		}
 		if absent(member.got) || absent(member.want) {
-			return fmt.Sprintf("its %s: %s, sent %s", member.name, clipText(show(member.got), 200), clipText(show(member.want), 200))
+			return fmt.Sprintf("its %s: %s, sent %s", member.name, elide.Head(show(member.got), 200), elide.Head(show(member.want), 200))
 		}
-		return clipText(sameJSON("its "+member.name+", as sent and as received", member.got, member.want).Error(), 2000)
+		return elide.Head(sameJSON("its "+member.name+", as sent and as received", member.got, member.want).Error(), 2000)
 	}
 	return "its members are the same, and its kind is not"
 }
@@ -304,22 +306,7 @@ func (p *relPair) expectOnlySent() {
 }
 
 // citesREL1 reports whether the running check cites REL-1.
-func citesREL1() bool {
-	for _, l := range CurrentSpecReport().Labels() {
-		if l == "rule:REL-1" {
-			return true
-		}
-	}
-	return false
-}
-
-// clipText cuts s to at most n bytes, saying how long it was.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + fmt.Sprintf("... [%d bytes in all]", len(s))
-}
+func citesREL1() bool { return slices.Contains(CurrentSpecReport().Labels(), "rule:REL-1") }
 
 // indentLines indents each line of s by two spaces.
 func indentLines(s string) string {
