@@ -81,6 +81,9 @@ type Check struct {
 	// Rerun says the check failed on a connection it shared with earlier
 	// checks and was run again on a fresh one, whose result it reports.
 	Rerun string `json:"rerun,omitempty"`
+	// Again is the command line that runs this check alone again, with
+	// -v; empty for a check without an ID.
+	Again string `json:"again,omitempty"`
 }
 
 // Failed reports whether the check failed in any way (failed, panicked,

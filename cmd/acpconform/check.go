@@ -456,6 +456,11 @@ func (c *checking) settle(run *reports.Run) {
 // nothing checked. Runs of the catalogue and acpconform merge end here.
 func (c *checking) finish(run reports.Run, outputErr error) int {
 	proc.StopAll() // before anything is written: the subject's last words are in
+	for i := range run.Checks {
+		if ch := &run.Checks[i]; ch.Again == "" && ch.State != reports.StateDeselected {
+			ch.Again = c.againLine(*ch)
+		}
+	}
 	errs := []error{outputErr}
 	written, err := reports.Write(run, suite.Areas(), c.paths())
 	errs = append(errs, err)
@@ -630,8 +635,8 @@ func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bo
 		fmt.Fprintf(b, "  transcript%s:\n    %s\n", of, strings.ReplaceAll(strings.TrimSpace(elide.Tail(ch.Transcript, 16<<10)), "\n", "\n    "))
 	}
 	if one {
-		if again := c.againLine(ch); again != "" {
-			fmt.Fprintf(b, "  run it again: %s\n", line(again))
+		if ch.Again != "" {
+			fmt.Fprintf(b, "  run it again: %s\n", line(ch.Again))
 		}
 		if len(ch.Rules) > 0 {
 			fmt.Fprintf(b, "  the rule:     acpconform explain %s\n", line(ch.Rules[0]))
@@ -639,14 +644,14 @@ func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bo
 		return
 	}
 	again := ""
-	if c.againLine(ch) != "" {
+	if ch.Again != "" {
 		again = "; the command after each runs it again"
 	}
 	fmt.Fprintf(b, "  the same cause failed %d checks%s (the reports have each one's failure):\n", len(cause.Checks), again)
 	for _, o := range cause.Checks {
 		label := elide.Head(o.Label(""), 400)
-		if again := c.againLine(o); again != "" {
-			label += ": " + again
+		if o.Again != "" {
+			label += ": " + o.Again
 		}
 		fmt.Fprintf(b, "    %s\n", line(label))
 		if o.Rerun != "" {
