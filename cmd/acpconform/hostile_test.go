@@ -324,7 +324,7 @@ func (s *subjectRun) expectVerdict(verdict string) written {
 		switch verdict {
 		case verdictConformant, verdictNothing:
 			if failed != 0 {
-				s.t.Errorf("junit.xml has %d failed cases for a run that is %s", failed, verdict)
+				s.t.Errorf("junit.xml has %d failed cases for a run that is %s:\n%s", failed, verdict, failedChecks(w))
 			}
 		case verdictNotConformant, verdictCouldNotRun:
 			if failed == 0 {
@@ -337,6 +337,18 @@ func (s *subjectRun) expectVerdict(verdict string) written {
 		}
 	}
 	return w
+}
+
+// failedChecks says which checks of report.json failed, and why, so that
+// a test failure names them.
+func failedChecks(w written) string {
+	var b strings.Builder
+	for _, c := range w.report.Checks {
+		if c.State != "passed" && c.State != "skipped" && c.State != "deselected" {
+			fmt.Fprintf(&b, "%s %s: %s\n", c.State, c.ID, clip(c.Failure, 2000))
+		}
+	}
+	return b.String()
 }
 
 // saysVerdict reports whether text says verdict in words.
