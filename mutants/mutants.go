@@ -104,9 +104,9 @@ var All = []Mutant{
 	{"token-trimmed", "TOK-2", "answer.go", "i, ok := tokenIndex(token)", "i, ok := tokenIndex(strings.TrimSpace(token))"},
 	{"token-case-folded", "TOK-2", "answer.go", "i, ok := tokenIndex(token)", "i, ok := tokenIndex(strings.ToLower(token))"},
 	{"out-of-range-wraps", "TOK-2", "answer.go", `	if !ok || i >= n {
-		return 0, fmt.Errorf("%q is not one of the %d offered tokens", token, n)
+		return 0, fmt.Errorf("%q is not one of the %d offered tokens", elide.Head(token, maxQuoted), n)
 	}`, `	if !ok {
-		return 0, fmt.Errorf("%q is not one of the %d offered tokens", token, n)
+		return 0, fmt.Errorf("%q is not one of the %d offered tokens", elide.Head(token, maxQuoted), n)
 	}
 	i %= n`},
 	{"label-accepted", "TOK-2", "answer.go", `	i, ok := tokenIndex(token)`, `	i, ok := tokenIndex(token)

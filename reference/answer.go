@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/acpconform/acpconform/internal/elide"
 )
 
 // ElicitationResponse is a client's answer to elicitation/create as it came
@@ -56,6 +58,11 @@ func readChoice(resp ElicitationResponse, n int) (Status, int, error) {
 	}
 }
 
+// maxQuoted bounds what an error quotes of the client's answer: a
+// 100,000-digit token is refused with its first bytes and its length, not
+// in full.
+const maxQuoted = 200
+
 // readToken finds the offered token in an accept's content. Keys other than
 // "choice" are ignored (TOK-3).
 func readToken(content json.RawMessage, n int) (int, error) {
@@ -64,7 +71,7 @@ func readToken(content json.RawMessage, n int) (int, error) {
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(content, &fields); err != nil || fields == nil {
-		return 0, fmt.Errorf("content is not an object: %s", content)
+		return 0, fmt.Errorf("content is not an object: %s", elide.Head(string(content), maxQuoted))
 	}
 	raw, ok := fields[ChoiceProperty]
 	if !ok {
@@ -72,11 +79,11 @@ func readToken(content json.RawMessage, n int) (int, error) {
 	}
 	var token string
 	if err := json.Unmarshal(raw, &token); err != nil || isNull(raw) {
-		return 0, fmt.Errorf("%q is not a string: %s", ChoiceProperty, raw)
+		return 0, fmt.Errorf("%q is not a string: %s", ChoiceProperty, elide.Head(string(raw), maxQuoted))
 	}
 	i, ok := tokenIndex(token)
 	if !ok || i >= n {
-		return 0, fmt.Errorf("%q is not one of the %d offered tokens", token, n)
+		return 0, fmt.Errorf("%q is not one of the %d offered tokens", elide.Head(token, maxQuoted), n)
 	}
 	return i, nil
 }

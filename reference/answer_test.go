@@ -3,6 +3,7 @@ package reference_test
 import (
 	"context"
 	"errors"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -73,6 +74,17 @@ var _ = Describe("TOK: reading the client's answer", func() {
 		Entry("hexadecimal", within, `{"action":"accept","content":{"choice":"choice_0x1"}}`),
 		Entry("decimal point", within, `{"action":"accept","content":{"choice":"choice_1.0"}}`),
 		Entry("the token as a property name", within, `{"action":"accept","content":{"choice_0":true}}`),
+	)
+
+	DescribeTable("quotes a huge answer by its head and length, not in full",
+		func(ctx SpecContext, result string) {
+			_, err := answered(ctx, result)
+			Expect(err).To(MatchError(reference.ErrInvalidResponse))
+			Expect(len(err.Error())).To(BeNumerically("<", 1000), "the error's length")
+			Expect(err.Error()).To(ContainSubstring("bytes"), "it says how long the answer was")
+		},
+		Entry("a 100,000-digit token", within, `{"action":"accept","content":{"choice":"choice_`+strings.Repeat("9", 100000)+`"}}`),
+		Entry("a huge non-string choice", within, `{"action":"accept","content":{"choice":[`+strings.Repeat("1,", 50000)+`1]}}`),
 	)
 
 	It("ignores content keys other than choice (TOK-3)", within, func(ctx SpecContext) {
