@@ -100,7 +100,7 @@ func (f *checkFlags) config(subject suite.Subject, extraFilters ...string) (suit
 		for _, id := range f.ids {
 			id = strings.ToUpper(strings.TrimSpace(id))
 			if _, ok := suite.Lookup(id); !ok {
-				return suite.Config{}, fmt.Errorf("--id: %q is not a CONTRACT ID (see acpconform list)", id)
+				return suite.Config{}, fmt.Errorf("--id: %w", notARule(id))
 			}
 			ids = append(ids, id)
 		}

@@ -133,7 +133,7 @@ writes the same as JSON, - for stdout.`,
 		func(cmd *cobra.Command, args []string) (int, error) {
 			id := strings.ToUpper(strings.TrimSpace(args[0]))
 			if _, ok := suite.Lookup(id); !ok {
-				return exitUsage, usagef(cmd, "%q is not a CONTRACT ID (see acpconform list)", args[0])
+				return exitUsage, usageError{cmd: cmd.CommandPath(), err: notARule(args[0])}
 			}
 			for _, r := range catalogue() {
 				if r.ID != id {
