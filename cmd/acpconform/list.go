@@ -75,13 +75,28 @@ func contractStatus(rules []listed) string {
 }
 
 func (a *app) listCommand() *cobra.Command {
-	var jsonPath string
-	cmd := a.command("list [flags]", "List the CONTRACT rules and the checks that cite them", `
+	var jsonPath, command string
+	var f checkFlags
+	cmd := a.command("list [flags]", "List the CONTRACT rules and the checks that cite them, or what a selection selects", `
 Says the CONTRACT's revision and which rules no check cites yet, then lists
 every rule with its level, role and the checks that cite it.
 --json FILE writes the same as JSON ([{id, area, level, role, text, checks,
-pending}]), - for stdout.`,
+pending}]), - for stdout.
+
+With --check, --id, --label-filter, --shard or --for, it lists instead the
+checks a run with the same flags would select, without running any: each
+check's ID, level and rules, after a line saying how many of how many.
+--for names the command whose catalogue it is (run, the default: every
+role; agent, client or relay: that role's). A selection that selects
+nothing exits 2, saying why, with the hint a run would give (a run
+exits 4, nothing checked).`,
 		func(cmd *cobra.Command, _ []string) (int, error) {
+			if selectionFlagsSet(cmd) {
+				if jsonPath != "" {
+					return exitUsage, usagef(cmd, "--json lists the rules; a selection is listed as text")
+				}
+				return a.listSelection(cmd, command, &f)
+			}
 			rules := catalogue()
 			if jsonPath != "" {
 				return a.writeJSON(cmd, jsonPath, rules)
@@ -101,6 +116,9 @@ pending}]), - for stdout.`,
 		})
 	cmd.Args = cobra.NoArgs
 	cmd.Flags().StringVar(&jsonPath, "json", "", "write JSON to `FILE` instead (- for stdout)")
+	f.registerSelection(cmd.Flags(), "list")
+	cmd.Flags().Var(&f.shard, "shard", "list the checks shard I of N would run (see acpconform run --help)")
+	cmd.Flags().StringVar(&command, "for", "run", "list the catalogue of this `COMMAND`: run (every role), agent, client or relay")
 	return cmd
 }
 
