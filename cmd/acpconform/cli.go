@@ -137,6 +137,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		root.AddCommand(c)
 	}
 	root.AddCommand(exitCodesTopic())
+	completeIDs(a.ctx, root)
 	return root
 }
 
