@@ -61,7 +61,11 @@ func ruleIDs() []string {
 	return ids
 }
 
-// notARule is the error of a name that is no CONTRACT ID, with the nearest.
+// notARule is the error of a name that is no CONTRACT ID: the nearest
+// IDs, or where to find them all.
 func notARule(id string) error {
-	return fmt.Errorf("%q is not a CONTRACT ID%s (see acpconform list)", id, didYouMean(id, ruleIDs()))
+	if near := didYouMean(id, ruleIDs()); near != "" {
+		return fmt.Errorf("%q is not a CONTRACT ID%s", id, near)
+	}
+	return fmt.Errorf("%q is not a CONTRACT ID (see acpconform list)", id)
 }
