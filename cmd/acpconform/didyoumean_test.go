@@ -21,7 +21,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"explain", "TOK-22"}, `acpconform explain: "TOK-22" is not a CONTRACT ID; did you mean TOK-2?`},
 		{[]string{"explain", "tok-99"}, `"tok-99" is not a CONTRACT ID; did you mean TOK-1, TOK-2 or TOK-3?`},
 		{[]string{"agent", "--id", "CAP-33", "--", "x"}, `acpconform agent: --id: "CAP-33" is not a CONTRACT ID; did you mean CAP-3?`},
-		{[]string{"explain", "TOK-2\x1b[2J"}, `"TOK-2\x1b[2J" is not a CONTRACT ID; did you mean TOK-2?`}, // escaped
+		{[]string{"explain", "TOK-2\x1b[2J"}, `"TOK-2\x1b[2J" is not a CONTRACT ID (see acpconform list)`}, // escaped
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)

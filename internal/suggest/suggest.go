@@ -24,7 +24,7 @@ func Nearest(word string, candidates []string, n int) []string {
 			return nil
 		case d < best:
 			best, out = d, []string{c}
-		case d == best:
+		case d == best && d <= limit:
 			out = append(out, c)
 		}
 	}

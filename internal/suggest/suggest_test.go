@@ -38,8 +38,9 @@ func TestNearest(t *testing.T) {
 		{"tok-2x", 0, []string{"TOK-2"}},                  // case is ignored
 		{"TOK-9", 0, []string{"TOK-1", "TOK-2", "TOK-3"}}, // all at the smallest distance
 		{"TOK-9", 2, []string{"TOK-1", "TOK-2"}},
-		{"TOK-2", 0, nil},   // a candidate itself
-		{"NOPE-77", 0, nil}, // nothing near
+		{"TOK-2", 0, nil}, // a candidate itself
+		{"NOPE-77", 0, nil},
+		{"NOPE-1", 0, nil}, // each three away: beyond the limit, not at it // nothing near
 		{"SCH-1", 0, []string{"SCH-10"}},
 	} {
 		if got := Nearest(tc.word, rules, tc.max); !slices.Equal(got, tc.want) {
