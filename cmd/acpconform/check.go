@@ -463,7 +463,7 @@ func (c *checking) settle(run *reports.Run) {
 	}
 	reports.Decide(run, c.baseline, reason, len(run.Problems) > 0)
 	if t := reports.Count(run.Checks); run.Verdict == reports.NothingChecked && t.Deselected == len(run.Checks) {
-		run.Reason += c.selectionHint() + globHint(c.f.checks, run.Checks)
+		run.Reason += c.selectionHint() + globHint(c.f.checks, run.Checks, c.subjects)
 	}
 }
 

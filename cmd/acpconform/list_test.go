@@ -69,6 +69,8 @@ func TestListSelection(t *testing.T) {
 		{[]string{"--check", "TOK-22/*"}, `no rule TOK-22 has checks here; did you mean 'TOK-2/*'?`},
 		{[]string{"--check", "tok-2"}, `--check tok-2 names a rule, not a check: --id TOK-2, or --check 'TOK-2/*'`},
 		{[]string{"--for", "client", "--id", "TOK-2"}, `TOK-2 is a rule of the agent role, and this run checks the client role`},
+		{[]string{"--for", "client", "--check", "TOK-*"}, `--check TOK-* selects checks of the agent role, and this run checks the client role`},
+		{[]string{"--for", "relay", "--check", "cli-1/route-registered"}, `--check cli-1/route-registered selects checks of the client role, and this run checks the relay role`},
 		{[]string{"--for", "agnt"}, `--for "agnt": the commands that run checks are run, agent, client, relay; did you mean agent?`},
 		{[]string{"--check", "TOK-2/\x1b]0;pwned\x07"}, `--check TOK-2/\x1b]0;pwned\x07 matches no check`}, // escaped
 	} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path"
 	"regexp"
 	"strings"
 
@@ -119,11 +120,36 @@ func subjectOf(ch reports.Check, list []suite.Subject) string {
 	return "one of several subjects"
 }
 
+// otherRole is the role of the rules a glob's rule part (TOK-*, TOK-2)
+// matches when none of them is of a role the run checks: "" when it
+// matches none, or one of a checked role.
+func otherRole(rule string, checked map[suite.Role]bool) string {
+	other := ""
+	for _, r := range suite.Rules() {
+		if ok, _ := path.Match(strings.ToUpper(rule), r.ID); !ok {
+			continue
+		}
+		if checked[r.Role] {
+			return ""
+		}
+		other = string(r.Role)
+	}
+	return other
+}
+
 // globHint is a "did you mean" for each --check glob that matches no
 // check of the catalogue: the nearest check IDs, or for a glob over a
 // rule that does not exist (TOK-22/*), the nearest rules' globs. A rule
 // ID given as a glob says to use --id. "" when there is none.
-func globHint(globs []string, checks []reports.Check) string {
+func globHint(globs []string, checks []reports.Check, subjects []suite.Subject) string {
+	checked := map[suite.Role]bool{}
+	var roles []string
+	for _, s := range subjects {
+		if !checked[s.Role()] {
+			roles = append(roles, string(s.Role()))
+		}
+		checked[s.Role()] = true
+	}
 	var ids, rules []string
 	seen := map[string]bool{}
 	for _, ch := range checks {
@@ -157,7 +183,9 @@ func globHint(globs []string, checks []reports.Check) string {
 		}
 		quoted := elide.EscapeLine(elide.Head(g, 200))
 		rule, _, _ := strings.Cut(g, "/")
-		switch {
+		switch other := otherRole(rule, checked); {
+		case other != "":
+			hints = append(hints, fmt.Sprintf("--check %s selects checks of the %s role, and this run checks the %s role", quoted, other, strings.Join(roles, " and ")))
 		case seen[strings.ToUpper(g)]:
 			hints = append(hints, fmt.Sprintf("--check %s names a rule, not a check: --id %s, or --check '%s/*'", quoted, strings.ToUpper(g), strings.ToUpper(g)))
 		case !strings.ContainsAny(g, "*?"):
