@@ -77,13 +77,14 @@ func contractStatus(rules []listed) string {
 func (a *app) listCommand() *cobra.Command {
 	var jsonPath, command string
 	var f checkFlags
+	var noProbe bool
 	cmd := a.command("list [flags]", "List the CONTRACT rules and the checks that cite them, or what a selection selects", `
 Says the CONTRACT's revision and which rules no check cites yet, then lists
 every rule with its level, role and the checks that cite it.
 --json FILE writes the same as JSON ([{id, area, level, role, text, checks,
 pending}]), - for stdout.
 
-With --check, --id, --label-filter, --shard or --for, it lists instead the
+With --check, --id, --label-filter, --shard, --for or --no-probe, it lists instead the
 checks a run with the same flags would select, without running any: each
 check's ID, level and rules, after a line saying how many of how many.
 --for names the command whose catalogue it is (run, the default: every
@@ -95,7 +96,7 @@ exits 4, nothing checked).`,
 				if jsonPath != "" {
 					return exitUsage, usagef(cmd, "--json lists the rules; a selection is listed as text")
 				}
-				return a.listSelection(cmd, command, &f)
+				return a.listSelection(cmd, command, &f, noProbe)
 			}
 			rules := catalogue()
 			if jsonPath != "" {
@@ -118,6 +119,7 @@ exits 4, nothing checked).`,
 	cmd.Flags().StringVar(&jsonPath, "json", "", "write JSON to `FILE` instead (- for stdout)")
 	f.registerSelection(cmd.Flags(), "list")
 	cmd.Flags().Var(&f.shard, "shard", "list the checks shard I of N would run (see acpconform run --help)")
+	cmd.Flags().BoolVar(&noProbe, "no-probe", false, "with --for agent, list what acpconform agent --no-probe selects: the wire-only checks")
 	cmd.Flags().StringVar(&command, "for", "run", "list the catalogue of this `COMMAND`: run (every role), agent, client or relay")
 	return cmd
 }

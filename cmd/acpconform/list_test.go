@@ -44,6 +44,19 @@ func TestListSelection(t *testing.T) {
 		t.Errorf("list --for client --check 'CLI-*': %q, %d checks", head, len(ids))
 	}
 
+	// --no-probe adds agent --no-probe's own filter.
+	r = acpconform(t, nil, "list", "--for", "agent", "--no-probe")
+	expectCode(t, r, 0)
+	head, ids = listedIDs(t, r)
+	if !strings.HasSuffix(head, " of 178 checks of acpconform agent's catalogue") || len(ids) == 0 || len(ids) > 10 {
+		t.Errorf("list --for agent --no-probe: %q, %d checks; want the few wire-only ones", head, len(ids))
+	}
+	for _, id := range ids {
+		if !strings.Contains(id, "/wire-") {
+			t.Errorf("list --for agent --no-probe lists %s, no wire-only check", id)
+		}
+	}
+
 	// --shard deals as a run deals: the shards' shares make the whole.
 	r = acpconform(t, nil, "list", "--id", "TOK-2")
 	expectCode(t, r, 0)

@@ -17,6 +17,10 @@ import (
 	"github.com/acpconform/acpconform/suite"
 )
 
+// wireOnly is the label filter of acpconform agent --no-probe: the
+// checks of an agent without a probe adapter.
+const wireOnly = "wire-only"
+
 // listRoles are the commands whose catalogues acpconform list --for
 // shows, in the order its help names them.
 var listRoles = []string{"run", "agent", "client", "relay"}
@@ -41,7 +45,7 @@ func catalogueOf(command string) (subjects, error) {
 
 // selectionFlagsSet reports whether cmd was given a flag that selects checks.
 func selectionFlagsSet(cmd *cobra.Command) bool {
-	for _, name := range []string{"check", "id", "label-filter", "shard", "for"} {
+	for _, name := range []string{"check", "id", "label-filter", "shard", "for", "no-probe"} {
 		if cmd.Flags().Changed(name) {
 			return true
 		}
@@ -56,12 +60,19 @@ func selectionFlagsSet(cmd *cobra.Command) bool {
 // error saying why, with the hint a run gives: exit 2, not a run's 4,
 // since nothing was run and a script that checks a selection first
 // wants it to fail.
-func (a *app) listSelection(cmd *cobra.Command, command string, f *checkFlags) (int, error) {
+func (a *app) listSelection(cmd *cobra.Command, command string, f *checkFlags, noProbe bool) (int, error) {
 	s, err := catalogueOf(command)
 	if err != nil {
 		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
 	}
-	filter, err := f.selection(s.scope)
+	own := "" // the command's own filter, as its run adds it
+	if noProbe {
+		if command != "agent" {
+			return exitUsage, usagef(cmd, "--no-probe goes with --for agent")
+		}
+		own = wireOnly
+	}
+	filter, err := f.selection(own, s.scope)
 	if err != nil {
 		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
 	}
