@@ -127,9 +127,10 @@ func (f *checkFlags) selection(extraFilters ...string) (string, error) {
 	if len(f.ids) > 0 {
 		var ids []string
 		for _, id := range f.ids {
-			id = strings.ToUpper(strings.TrimSpace(id))
+			typed := strings.TrimSpace(id)
+			id = strings.ToUpper(typed)
 			if _, ok := suite.Lookup(id); !ok {
-				return "", fmt.Errorf("--id: %w", notARule(id))
+				return "", fmt.Errorf("--id: %w", notARule(typed))
 			}
 			ids = append(ids, id)
 		}

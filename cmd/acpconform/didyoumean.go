@@ -64,6 +64,11 @@ func ruleIDs() []string {
 // notARule is the error of a name that is no CONTRACT ID: the nearest
 // IDs, or where to find them all.
 func notARule(id string) error {
+	if rule, _, ok := strings.Cut(id, "/"); ok { // a check ID: TOK-2/leading-zero
+		if r, known := suite.Lookup(strings.ToUpper(rule)); known {
+			return fmt.Errorf("%q is a check ID, not a CONTRACT ID; its rule is %s", id, r.ID)
+		}
+	}
 	if near := didYouMean(id, ruleIDs()); near != "" {
 		return fmt.Errorf("%q is not a CONTRACT ID%s", id, near)
 	}
