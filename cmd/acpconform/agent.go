@@ -72,7 +72,7 @@ func (a *app) agentCommand() *cobra.Command {
 			}
 			filter := ""
 			if noProbe {
-				filter = "wire-only"
+				filter = wireOnly
 			}
 			return a.checkSubject(cmd, subject, argv, filter, scenarios.Options{Prompt: prompt, Isolate: isolate}, &f, true)
 		})

@@ -58,9 +58,7 @@ type checkFlags struct {
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
 	f.registerReports(fs)
-	fs.StringSliceVar(&f.checks, "check", nil, "run only the checks whose IDs match these `GLOBS`, such as TOK-2/leading-zero or 'CAP-*' (* matches anything)")
-	fs.StringSliceVar(&f.ids, "id", nil, "run only the checks of these CONTRACT `IDS`, such as TOK-2,CAP-3")
-	fs.StringVar(&f.labelFilter, "label-filter", "", "run the checks this Ginkgo label `EXPRESSION` selects, such as 'area: containsAny TOK'")
+	f.registerSelection(fs, "run")
 	fs.Var(&f.shard, "shard", fmt.Sprintf("run shard I of N (1 <= I <= N <= %d): a balanced share of the selected checks, the same on every machine; acpconform merge combines the shards' report.json", reports.MaxShards))
 	fs.DurationVar(&f.response, "response-timeout", suite.DefaultResponse, "bound on each wait for the subject")
 	fs.DurationVar(&f.scenario, "scenario-timeout", suite.DefaultScenario, "bound on each check in all")
@@ -71,6 +69,15 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&f.maxFrame, "max-frame", "refuse a message from the subject above this `SIZE` (bytes, or with KiB, MiB, GiB)")
 	f.maxHeld = byteSize{n: wire.DefaultMaxHeld, max: maxSize}
 	fs.Var(&f.maxHeld, "max-held", "what one connection may hold of the subject's messages for checks and transcripts (`SIZE`); past it the check fails as a flood")
+}
+
+// registerSelection registers the flags that select checks, which
+// acpconform list shares to show what they select; verb is what is done
+// with the checks ("run", "list").
+func (f *checkFlags) registerSelection(fs *pflag.FlagSet, verb string) {
+	fs.StringSliceVar(&f.checks, "check", nil, verb+" only the checks whose IDs match these `GLOBS`, such as TOK-2/leading-zero or 'CAP-*' (* matches anything)")
+	fs.StringSliceVar(&f.ids, "id", nil, verb+" only the checks of these CONTRACT `IDS`, such as TOK-2,CAP-3")
+	fs.StringVar(&f.labelFilter, "label-filter", "", verb+" the checks this Ginkgo label `EXPRESSION` selects, such as 'area: containsAny TOK'")
 }
 
 // registerReports registers the flags of what a run writes and how it is
@@ -91,42 +98,9 @@ func (f *checkFlags) wire() wire.Options {
 
 // config builds the run's configuration, checking the flags' values.
 func (f *checkFlags) config(subject suite.Subject, extraFilters ...string) (suite.Config, error) {
-	var filters []string
-	if f.labelFilter != "" {
-		filters = append(filters, "("+f.labelFilter+")")
-	}
-	if len(f.ids) > 0 {
-		var ids []string
-		for _, id := range f.ids {
-			id = strings.ToUpper(strings.TrimSpace(id))
-			if _, ok := suite.Lookup(id); !ok {
-				return suite.Config{}, fmt.Errorf("--id: %q is not a CONTRACT ID (see acpconform list)", id)
-			}
-			ids = append(ids, id)
-		}
-		filters = append(filters, "rule: containsAny {"+strings.Join(ids, ", ")+"}")
-	}
-	if len(f.checks) > 0 {
-		var globs []string
-		for _, g := range f.checks {
-			re, err := checkGlob(g)
-			if err != nil {
-				return suite.Config{}, fmt.Errorf("--check: %w", err)
-			}
-			globs = append(globs, re)
-		}
-		filters = append(filters, "("+strings.Join(globs, " || ")+")")
-	}
-	for _, extra := range extraFilters {
-		if extra != "" {
-			filters = append(filters, extra)
-		}
-	}
-	filter := strings.Join(filters, " && ")
-	if filter != "" {
-		if _, err := types.ParseLabelFilter(filter); err != nil {
-			return suite.Config{}, fmt.Errorf("--label-filter: %s", plainGinkgoError(err))
-		}
+	filter, err := f.selection(extraFilters...)
+	if err != nil {
+		return suite.Config{}, err
 	}
 	if err := positive(map[string]time.Duration{"response-timeout": f.response, "scenario-timeout": f.scenario, "startup-timeout": f.startup, "timeout": f.timeout}); err != nil {
 		return suite.Config{}, err
@@ -141,6 +115,50 @@ func (f *checkFlags) config(subject suite.Subject, extraFilters ...string) (suit
 		Subject: subject, Response: f.response, Scenario: f.scenario,
 		LabelFilter: filter, Verbose: f.verbose, Shard: f.shard.shard,
 	}, nil
+}
+
+// selection is the label filter that --label-filter, --id and --check
+// make, with the command's own extraFilters: "" selects every check.
+func (f *checkFlags) selection(extraFilters ...string) (string, error) {
+	var filters []string
+	if f.labelFilter != "" {
+		filters = append(filters, "("+f.labelFilter+")")
+	}
+	if len(f.ids) > 0 {
+		var ids []string
+		for _, id := range f.ids {
+			typed := strings.TrimSpace(id)
+			id = strings.ToUpper(typed)
+			if _, ok := suite.Lookup(id); !ok {
+				return "", fmt.Errorf("--id: %w", notARule(typed))
+			}
+			ids = append(ids, id)
+		}
+		filters = append(filters, "rule: containsAny {"+strings.Join(ids, ", ")+"}")
+	}
+	if len(f.checks) > 0 {
+		var globs []string
+		for _, g := range f.checks {
+			re, err := checkGlob(g)
+			if err != nil {
+				return "", fmt.Errorf("--check: %w", err)
+			}
+			globs = append(globs, re)
+		}
+		filters = append(filters, "("+strings.Join(globs, " || ")+")")
+	}
+	for _, extra := range extraFilters {
+		if extra != "" {
+			filters = append(filters, extra)
+		}
+	}
+	filter := strings.Join(filters, " && ")
+	if filter != "" {
+		if _, err := types.ParseLabelFilter(filter); err != nil {
+			return "", fmt.Errorf("--label-filter: %s", plainGinkgoError(err))
+		}
+	}
+	return filter, nil
 }
 
 // toStdout counts the reports that go to stdout.
@@ -446,7 +464,7 @@ func (c *checking) settle(run *reports.Run) {
 	}
 	reports.Decide(run, c.baseline, reason, len(run.Problems) > 0)
 	if t := reports.Count(run.Checks); run.Verdict == reports.NothingChecked && t.Deselected == len(run.Checks) {
-		run.Reason += c.selectionHint()
+		run.Reason += c.selectionHint() + globHint(c.f.checks, run.Checks, c.subjects)
 	}
 }
 

@@ -112,7 +112,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		Version:       fmt.Sprintf("%s (contract revision %s, probe contract %d)", version.String(), suite.Revision(), probe.Version),
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args:          cobra.NoArgs,
+		Args:          unknownCommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cmd.SetOut(a.stderr)
 			_ = cmd.Help()
@@ -137,6 +137,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		root.AddCommand(c)
 	}
 	root.AddCommand(exitCodesTopic())
+	completeIDs(a.ctx, root)
 	return root
 }
 

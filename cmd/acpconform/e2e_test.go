@@ -93,7 +93,7 @@ func acpconform(t *testing.T, env []string, args ...string) result {
 	dir := t.TempDir()
 	ctx := testbound.Context(t)
 	full := append([]string{args[0], "--junit", filepath.Join(dir, "junit.xml"), "--json", filepath.Join(dir, "report.json"), "--summary", filepath.Join(dir, "summary.md")}, args[1:]...)
-	if args[0] == "list" || args[0] == "explain" {
+	if args[0] == "list" || args[0] == "explain" || args[0] == "__complete" {
 		full = args
 	}
 	cmd := exec.CommandContext(ctx, bin, full...)

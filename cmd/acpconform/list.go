@@ -75,13 +75,29 @@ func contractStatus(rules []listed) string {
 }
 
 func (a *app) listCommand() *cobra.Command {
-	var jsonPath string
-	cmd := a.command("list [flags]", "List the CONTRACT rules and the checks that cite them", `
+	var jsonPath, command string
+	var f checkFlags
+	var noProbe bool
+	cmd := a.command("list [flags]", "List the CONTRACT rules and the checks that cite them, or what a selection selects", `
 Says the CONTRACT's revision and which rules no check cites yet, then lists
 every rule with its level, role and the checks that cite it.
 --json FILE writes the same as JSON ([{id, area, level, role, text, checks,
-pending}]), - for stdout.`,
+pending}]), - for stdout.
+
+With --check, --id, --label-filter, --shard, --for or --no-probe, it lists instead the
+checks a run with the same flags would select, without running any: each
+check's ID, level and rules, after a line saying how many of how many.
+--for names the command whose catalogue it is (run, the default: every
+role; agent, client or relay: that role's). A selection that selects
+nothing exits 2, saying why, with the hint a run would give (a run
+exits 4, nothing checked).`,
 		func(cmd *cobra.Command, _ []string) (int, error) {
+			if selectionFlagsSet(cmd) {
+				if jsonPath != "" {
+					return exitUsage, usagef(cmd, "--json lists the rules; a selection is listed as text")
+				}
+				return a.listSelection(cmd, command, &f, noProbe)
+			}
 			rules := catalogue()
 			if jsonPath != "" {
 				return a.writeJSON(cmd, jsonPath, rules)
@@ -101,6 +117,10 @@ pending}]), - for stdout.`,
 		})
 	cmd.Args = cobra.NoArgs
 	cmd.Flags().StringVar(&jsonPath, "json", "", "write JSON to `FILE` instead (- for stdout)")
+	f.registerSelection(cmd.Flags(), "list")
+	cmd.Flags().Var(&f.shard, "shard", "list the checks shard I of N would run (see acpconform run --help)")
+	cmd.Flags().BoolVar(&noProbe, "no-probe", false, "with --for agent, list what acpconform agent --no-probe selects: the wire-only checks")
+	cmd.Flags().StringVar(&command, "for", "run", "list the catalogue of this `COMMAND`: run (every role), agent, client or relay")
 	return cmd
 }
 
@@ -133,7 +153,7 @@ writes the same as JSON, - for stdout.`,
 		func(cmd *cobra.Command, args []string) (int, error) {
 			id := strings.ToUpper(strings.TrimSpace(args[0]))
 			if _, ok := suite.Lookup(id); !ok {
-				return exitUsage, usagef(cmd, "%q is not a CONTRACT ID (see acpconform list)", args[0])
+				return exitUsage, usageError{cmd: cmd.CommandPath(), err: notARule(args[0])}
 			}
 			for _, r := range catalogue() {
 				if r.ID != id {
