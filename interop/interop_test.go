@@ -37,6 +37,7 @@ var (
 	tsAgent, tsClient string
 	acpxCLI, acpxHost string // acpx 0.19.1's CLI, and the form host on its runtime
 	conductorHost     string // the stdio relay on @thinkwell/conductor 0.5.7
+	zedClient         string // the client adapter on @zed-industries/agent-client-protocol 0.4.5
 	python3, pyAgent  string // the Python standard library adapter
 )
 
@@ -46,6 +47,7 @@ var npmFolders = []struct{ dir, installed string }{
 	{"ts", "node_modules/@agentclientprotocol/sdk/package.json"},
 	{"acpx", "node_modules/acpx/package.json"},
 	{"conductor", "node_modules/@thinkwell/conductor/package.json"},
+	{"zed", "node_modules/@zed-industries/agent-client-protocol/package.json"},
 }
 
 func TestMain(m *testing.M) {
@@ -87,6 +89,7 @@ func setUp() (int, error) {
 	tsAgent, tsClient = filepath.Join(here, "ts", "agent.mjs"), filepath.Join(here, "ts", "client.mjs")
 	acpxCLI, acpxHost = filepath.Join(here, "acpx", "node_modules", ".bin", "acpx"), filepath.Join(here, "acpx", "host.mjs")
 	conductorHost = filepath.Join(here, "conductor", "host.mjs")
+	zedClient = filepath.Join(here, "zed", "client.mjs")
 	for _, f := range npmFolders {
 		if _, err := os.Stat(filepath.Join(f.dir, f.installed)); err == nil {
 			continue
@@ -370,6 +373,9 @@ func subjects(wsURL string) []subject {
 		{implementation: "@thinkwell/conductor 0.5.7, stdio host", role: "relay", transport: "stdio to stdio, spawns {agent}",
 			args: []string{"relay", "--baseline", "conductor/baseline.yaml", "--", node, conductorHost, "{agent}"},
 			why:  "3 known failures, in its baseline: $/cancel_request passed on with the other side's id, both ways (REL-2); numbers rounded to float64 (REL-1)"},
+		{implementation: "Zed ACP SDK 0.4.5 adapter", role: "client", transport: "stdio",
+			args: []string{"client", "--baseline", "zed/baseline.yaml", "--", node, zedClient}, code: 4,
+			why: "the SDK has no elicitation, so only CLI-4 (SHOULD) runs; 1 known failure, in its baseline: -32601 for a form, not -32602"},
 	}
 }
 
