@@ -96,3 +96,23 @@ func TestAReportToStdout(t *testing.T) {
 		}
 	}
 }
+
+// TestRunPrintsEachAreaOnce: the progress prints a line per area as it
+// ends, so the summary after it does not print them again; with -v, which
+// has no progress, the summary does.
+func TestRunPrintsEachAreaOnce(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"run"}, {"run", "--id", "TOK-1", "-v"}} {
+		r := acpconform(t, nil, args...)
+		expectCode(t, r, 0)
+		n := 0
+		for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
+			if f := strings.Fields(l); len(f) > 2 && f[0] == "TOK" && (f[2] == "checks:" || f[2] == "passed") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("acpconform %s prints the TOK area %d times, want once:\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), n, r.stdout, r.stderr)
+		}
+	}
+}
