@@ -67,3 +67,27 @@ func TestJSONSaysWhatToDoNext(t *testing.T) {
 		t.Errorf("a passed check has explain lines %q", c.Explain)
 	}
 }
+
+// A cause of several checks lists each with the command that runs it
+// again, then the explain line of every rule they cite.
+func TestMarkdownCauseOfSeveralSaysEachRule(t *testing.T) {
+	check := func(id, rule string) reports.Check {
+		return reports.Check{ID: id, Name: "TOK: " + id, Area: "TOK", Rules: []string{rule}, Level: "MUST", State: reports.StateFailed,
+			Failure: "the agent closed the connection", Again: "acpconform agent --check " + id + " -v -- ./my-agent"}
+	}
+	r := reports.Run{Subject: "my-agent", Verdict: reports.NotConformant, Checks: []reports.Check{check("TOK-3/a", "TOK-3"), check("TOK-4/b", "TOK-4")}}
+	var buf bytes.Buffer
+	if err := reports.WriteMarkdown(&buf, r, []string{"TOK"}); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"- `TOK-3/a` (TOK-3 MUST): `acpconform agent --check TOK-3/a -v -- ./my-agent`\n",
+		"- `TOK-4/b` (TOK-4 MUST): `acpconform agent --check TOK-4/b -v -- ./my-agent`\n",
+		"The rules: `acpconform explain TOK-3`, `acpconform explain TOK-4`\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+}

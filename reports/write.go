@@ -220,8 +220,8 @@ func WriteJSON(w io.Writer, r Run) error {
 		j.Dealt = &r.Dealt
 	}
 	// Each failed check names its cause, what a timeout followed and the
-	// explain lines of its rules;
-	// ReadJSON leaves both out, and merge works them out again.
+	// explain lines of its rules; ReadJSON leaves them out, and merge
+	// works them out again.
 	out := struct {
 		JSON
 		Checks []jsonCheck `json:"checks"` // in place of JSON's
@@ -335,7 +335,7 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 					fmt.Fprintf(&b, "  Run again: %s.\n", mdText(elide.Head(o.Rerun, 1000)))
 				}
 			}
-			if rules := mdExplain(c.Rules); rules != "" {
+			if rules := mdExplain(causeRules(cause)); rules != "" {
 				fmt.Fprintf(&b, "\nThe rules: %s\n", rules)
 			}
 		}
@@ -383,6 +383,20 @@ func mdNextSteps(c Check) string {
 		return ""
 	}
 	return "\n" + strings.Join(lines, "\\\n") + "\n"
+}
+
+// causeRules is the rules the checks of a cause cite, each once, in the
+// order they first come.
+func causeRules(cause Cause) []string {
+	var rules []string
+	for _, c := range cause.Checks {
+		for _, r := range c.Rules {
+			if !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+		}
+	}
+	return rules
 }
 
 // mdExplain is the acpconform explain line of each rule, code spans
