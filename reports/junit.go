@@ -200,8 +200,8 @@ type (
 	}
 	// junitResult is a <failure>, <error> or <skipped>.
 	junitResult struct {
-		Type    string `xml:"type,attr,omitempty"`
 		Message string `xml:"message,attr,omitempty"`
+		Type    string `xml:"type,attr,omitempty"`
 		Text    string `xml:",chardata"`
 	}
 )
