@@ -276,7 +276,7 @@ func TestTimeoutFollowsAnError(t *testing.T) {
 	if err := reports.WriteMarkdown(&md, r, nil); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), "    "+want+"\n") {
+	if !strings.Contains(md.String(), "\n"+want+"\n") {
 		t.Errorf("summary.md lacks the note %q:\n%s", want, md.String())
 	}
 	var js bytes.Buffer

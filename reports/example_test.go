@@ -47,3 +47,24 @@ func ExampleLock() {
 	// true report.json
 	// <nil>
 }
+
+// A failed check says what to do next, in every report as on the
+// terminal: run it alone again, and read each rule it cites.
+func ExampleCheck_NextSteps() {
+	c := reports.Check{
+		ID: "TOK-2/leading-zero", Rules: []string{"TOK-2", "SES-1"}, State: reports.StateFailed,
+		Again: "acpconform agent --check TOK-2/leading-zero -v -- ./my-agent",
+	}
+	for _, l := range c.NextSteps() {
+		fmt.Println(l)
+	}
+	// Output:
+	// run it again: acpconform agent --check TOK-2/leading-zero -v -- ./my-agent
+	// the rule:     acpconform explain TOK-2
+	// other rules:  acpconform explain SES-1
+}
+
+func ExampleExplainLine() {
+	fmt.Println(reports.ExplainLine("TOK-2"))
+	// Output: acpconform explain TOK-2
+}

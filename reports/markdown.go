@@ -98,3 +98,36 @@ func mdHeading(c Check) string { return c.heading(codeSpan, mdText) }
 
 // mdLabel is c.Label in Markdown.
 func mdLabel(c Check) string { return c.label(codeSpan, mdText) }
+
+// mdParagraphs is a text of several lines, a failure's reason, as
+// Markdown paragraphs that wrap as prose does: each line inline text
+// (mdText), its leading spaces kept as no-break spaces (an indented
+// line would otherwise start a code block, which does not wrap), lines
+// joined by hard breaks, and a blank line between paragraphs.
+func mdParagraphs(s string) string {
+	var b strings.Builder
+	open := false // in a paragraph
+	for _, l := range strings.Split(s, "\n") {
+		text := mdText(l)
+		if text == "" {
+			if open {
+				b.WriteString("\n")
+				open = false
+			}
+			continue
+		}
+		switch {
+		case open:
+			b.WriteString("\\\n")
+		case b.Len() > 0:
+			b.WriteString("\n")
+		}
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		b.WriteString(strings.Repeat("\u00a0", max(0, min(indent, 16))) + text)
+		open = true
+	}
+	if open {
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -3,9 +3,9 @@ package reports_test
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"os"
 	"path/filepath"
+	"regexp"
 	goruntime "runtime"
 	"strings"
 	"testing"
@@ -14,6 +14,7 @@ import (
 	junit "github.com/joshdk/go-junit"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/acpconform/acpconform/internal/reportcheck"
 	"github.com/acpconform/acpconform/reports"
 )
 
@@ -190,6 +191,7 @@ func TestJUnitReadsBack(t *testing.T) {
 	r := run(sample())
 	r.Version, r.Contract, r.Command = "v9.9.9", "2", "./my-agent --stdio"
 	r.Checks = append(r.Checks, reports.Check{Name: "VAL: deselected", Area: "VAL", State: reports.StateDeselected})
+	r.Checks[1].Again = "acpconform agent --check TOK-2/leading-zero -v"
 	reports.Decide(&r, nil, "", false)
 	written, err := reports.Write(r, []string{"TOK", "FB", "RTE", "CLI"}, paths)
 	if err != nil || len(written) != 3 {
@@ -247,15 +249,23 @@ func TestJUnitReadsBack(t *testing.T) {
 	if got := byName["TOK-2/leading-zero: TOK: reading refuses choice_01"]; got.SystemOut != "+0.0001s -> {}\n+0.0002s <- {}" || got.SystemErr != "panic: boom" {
 		t.Errorf("transcript and stderr: out %q, err %q", got.SystemOut, got.SystemErr)
 	}
-	props := testcaseProperties(t, paths.JUnit)
-	if got := props["TOK-2/leading-zero: TOK: reading refuses choice_01"][reports.EntryRules]; got != "TOK-2" {
-		t.Errorf("JUnit property %s = %q, want TOK-2", reports.EntryRules, got)
+	// The schema has no properties of a testcase: its rules are in the
+	// explain lines of its failure, with the command that runs it again.
+	failed := byName["TOK-2/leading-zero: TOK: reading refuses choice_01"]
+	for _, want := range []string{"the subject reported accepted", "location:     tok.go:42", "run it again: acpconform agent --check TOK-2/leading-zero -v", "the rule:     acpconform explain TOK-2"} {
+		if failed.Error == nil || !strings.Contains(failed.Error.Error(), want) {
+			t.Errorf("the failure of TOK-2/leading-zero does not say %q: %v", want, failed.Error)
+		}
 	}
 }
 
-func TestJUnitReportsKnownFailuresAsSkipped(t *testing.T) {
+// A known failure is a testcase of a suite of its own, so that no count
+// takes it for a skip or a new failure; it is skipped, as pytest reports
+// an expected failure, and keeps its failure and what to do next.
+func TestJUnitReportsKnownFailuresApart(t *testing.T) {
 	r := run(sample())
 	r.Checks[1].Known = "we accept choice_01 until 2.0"
+	r.Checks[1].Again = "acpconform agent --check TOK-2/leading-zero -v"
 	var buf bytes.Buffer
 	if err := reports.WriteJUnit(&buf, r); err != nil {
 		t.Fatal(err)
@@ -264,44 +274,25 @@ func TestJUnitReportsKnownFailuresAsSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range suites[0].Tests {
-		if tc.Name == r.Checks[1].Name && (tc.Status != junit.StatusSkipped || !strings.Contains(tc.Message, "known failure: we accept choice_01")) {
-			t.Errorf("a known failure in JUnit: %s %q", tc.Status, tc.Message)
+	if len(suites) != 2 || len(suites[1].Tests) != 1 {
+		t.Fatalf("%d suites, want the run's and its known failures': %s", len(suites), buf.String())
+	}
+	if s := suites[0]; s.Totals.Skipped != 1 || s.Totals.Failed+s.Totals.Error != 2 {
+		t.Errorf("the run's suite counts %+v, want the known failure in neither its skips nor its failures", s.Totals)
+	}
+	tc := suites[1].Tests[0]
+	if tc.Name != "TOK-2/leading-zero: TOK: reading refuses choice_01" || tc.Status != junit.StatusSkipped || !strings.Contains(tc.Message, "known failure: we accept choice_01") {
+		t.Errorf("a known failure in JUnit: %q %s %q", tc.Name, tc.Status, tc.Message)
+	}
+	if !regexp.MustCompile(`<skipped message="[^"]*" type="known failure">`).MatchString(buf.String()) {
+		t.Errorf("the known failure is not a <skipped type=\"known failure\">:\n%s", buf.String())
+	}
+	for _, want := range []string{"the subject reported accepted", "run it again: acpconform agent --check TOK-2/leading-zero -v", "the rule:     acpconform explain TOK-2"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("the known failure's testcase does not say %q:\n%s", want, buf.String())
 		}
 	}
-}
-
-// testcaseProperties maps each testcase to its properties.
-func testcaseProperties(t *testing.T, path string) map[string]map[string]string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Suites []struct {
-			Cases []struct {
-				Name  string `xml:"name,attr"`
-				Props []struct {
-					Name  string `xml:"name,attr"`
-					Value string `xml:"value,attr"`
-				} `xml:"properties>property"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]map[string]string{}
-	for _, s := range doc.Suites {
-		for _, c := range s.Cases {
-			out[c.Name] = map[string]string{}
-			for _, p := range c.Props {
-				out[c.Name][p.Name] = p.Value
-			}
-		}
-	}
-	return out
+	expectValidJUnit(t, r)
 }
 
 func TestJSONAndMarkdown(t *testing.T) {
@@ -332,7 +323,7 @@ func TestJSONAndMarkdown(t *testing.T) {
 		"| TOK | 1 | 1 | 0 |",
 		"| FB | 0 | 0 | 1 |",
 		"**FAILED** `TOK-2/leading-zero` (TOK-2 MUST): TOK: reading refuses choice_01",
-		"    the subject reported accepted",
+		"\n\nthe subject reported accepted\n",
 		"The subject's process was killed by signal SIGSEGV (segmentation fault).",
 		"<details><summary>transcript</summary>",
 		"**FAILED** (CLI-4 SHOULD): CLI: clients answers -32602",
@@ -343,6 +334,46 @@ func TestJSONAndMarkdown(t *testing.T) {
 	}
 	if strings.Index(md, "| TOK |") > strings.Index(md, "| FB |") {
 		t.Error("areas are not in the contract's order")
+	}
+}
+
+// summary.md says what to do about each failure, as the terminal does:
+// the new failures first, each reason as text that wraps (not a code
+// block, which GitHub cuts at its width), then the command that runs the
+// check again and the explain line of each of its rules.
+func TestMarkdownIsActionable(t *testing.T) {
+	long := "the subject answered " + strings.Repeat("with a long reason that goes on ", 8) + "and ends HERE"
+	r := reports.Run{Subject: "my-agent", Verdict: reports.Conformant, Checks: []reports.Check{
+		{ID: "TOK-2/known", Name: "TOK: known", Area: "TOK", Rules: []string{"TOK-2"}, Level: "MUST", State: reports.StateFailed,
+			Failure: "an old failure", Known: "issue 12", Again: "acpconform agent --check TOK-2/known -v -- ./my-agent"},
+		{ID: "TOK-1/new", Name: "TOK: new", Area: "TOK", Rules: []string{"TOK-1", "SES-1"}, Level: "MUST", State: reports.StateFailed,
+			Failure: long + "\nExpected\n    <string>: choice_0\nto equal\n    <string>: choice_1", Again: "acpconform agent --check TOK-1/new -v -- ./my-agent"},
+	}}
+	var buf bytes.Buffer
+	if err := reports.WriteMarkdown(&buf, r, []string{"TOK"}); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	if err := reportcheck.Markdown(md); err != nil {
+		t.Fatal(err)
+	}
+	newAt, knownAt := strings.Index(md, "**FAILED** `TOK-1/new`"), strings.Index(md, "**KNOWN FAILURE** `TOK-2/known`")
+	if newAt < 0 || knownAt < 0 || newAt > knownAt {
+		t.Errorf("the new failure (at %d) is not before the known one (at %d):\n%s", newAt, knownAt, md)
+	}
+	for _, want := range []string{
+		"\n" + long + "\\\nExpected\\\n\u00a0\u00a0\u00a0\u00a0\\<string\\>: choice_0\\\n",
+		"Run it again: `acpconform agent --check TOK-1/new -v -- ./my-agent`\\\nThe rules: `acpconform explain TOK-1`, `acpconform explain SES-1`\n",
+		"Run it again: `acpconform agent --check TOK-2/known -v -- ./my-agent`\\\nThe rules: `acpconform explain TOK-2`\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
+			t.Errorf("summary.md has an indented code block, which does not wrap: %q", l)
+		}
 	}
 }
 

@@ -1,17 +1,16 @@
 package reports
 
 import (
+	"cmp"
 	"encoding/json"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-
-	"github.com/onsi/ginkgo/v2/reporters"
 
 	"github.com/acpconform/acpconform/internal/elide"
 )
@@ -220,14 +219,20 @@ func WriteJSON(w io.Writer, r Run) error {
 	if r.Dealt != nil {
 		j.Dealt = &r.Dealt
 	}
-	// Each failed check names its cause, and what a timeout followed;
-	// ReadJSON leaves both out, and merge works them out again.
+	// Each failed check names its cause, what a timeout followed and the
+	// explain lines of its rules; ReadJSON leaves them out, and merge
+	// works them out again.
 	out := struct {
 		JSON
 		Checks []jsonCheck `json:"checks"` // in place of JSON's
 	}{JSON: j, Checks: make([]jsonCheck, len(r.Checks))}
 	for i, c := range r.Checks {
 		out.Checks[i].Check = c
+		if c.Failed() || c.State == StateError {
+			for _, rule := range c.Rules {
+				out.Checks[i].Explain = append(out.Checks[i].Explain, ExplainLine(rule))
+			}
+		}
 	}
 	for _, cause := range Causes(r.Checks) {
 		for _, i := range cause.indexes {
@@ -245,6 +250,10 @@ type jsonCheck struct {
 	Cause string `json:"cause,omitempty"`
 	// Follows is, for a timeout, the error its subject showed before it.
 	Follows string `json:"follows,omitempty"`
+	// Explain is, for a failed check, the command line that explains
+	// each of its rules (acpconform explain RULE), its first rule's
+	// first; with Again, what the terminal says to do next.
+	Explain []string `json:"explain,omitempty"`
 }
 
 // WriteMarkdown writes a summary fit for a CI job summary: the verdict and
@@ -286,7 +295,7 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 	if len(r.Problems) > 0 {
 		b.WriteString("\n")
 	}
-	for _, cause := range Causes(checks) {
+	for _, cause := range newFirst(Causes(checks)) {
 		c := cause.Checks[0]
 		word := "FAILED"
 		switch {
@@ -301,13 +310,9 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 		if c.Known != "" {
 			fmt.Fprintf(&b, "Known failure: %s\n\n", mdText(elide.Head(c.Known, 1000)))
 		}
-		// An indented code block: every line of it is indented, its
-		// control characters escaped.
-		for _, line := range strings.Split(elide.Escape(elide.Lines(strings.TrimSpace(c.Failure), 40, 400)), "\n") {
-			fmt.Fprintf(&b, "    %s\n", line)
-		}
+		b.WriteString(mdParagraphs(elide.Lines(strings.TrimSpace(c.Failure), 40, 400)))
 		if note := cause.Note(); note != "" {
-			fmt.Fprintf(&b, "    %s\n", elide.EscapeLine(elide.Head(note, 1000))) // in the block: it quotes the subject
+			fmt.Fprintf(&b, "\n%s\n", mdText(elide.Head(note, 1000)))
 		}
 		if c.Process != "" {
 			fmt.Fprintf(&b, "\nThe subject's process %s.\n", mdText(c.Process))
@@ -315,13 +320,23 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 		if len(cause.Checks) == 1 && c.Rerun != "" {
 			fmt.Fprintf(&b, "\nRun again: %s.\n", mdText(elide.Head(c.Rerun, 1000)))
 		}
+		if len(cause.Checks) == 1 {
+			b.WriteString(mdNextSteps(c))
+		}
 		if len(cause.Checks) > 1 {
-			fmt.Fprintf(&b, "\nThe same cause failed %d checks (the transcript below is the first one's; report.json and junit.xml have each one's failure and transcript):\n\n", len(cause.Checks))
+			fmt.Fprintf(&b, "\nThe same cause failed %d checks (the transcript below is the first one's; report.json and junit.xml have each one's failure and transcript); the command after each runs it again:\n\n", len(cause.Checks))
 			for _, o := range cause.Checks {
-				fmt.Fprintf(&b, "- %s\n", mdLabel(o))
+				again := ""
+				if o.Again != "" {
+					again = ": " + codeSpan(elide.Head(o.Again, 1000))
+				}
+				fmt.Fprintf(&b, "- %s%s\n", mdLabel(o), again)
 				if o.Rerun != "" {
 					fmt.Fprintf(&b, "  Run again: %s.\n", mdText(elide.Head(o.Rerun, 1000)))
 				}
+			}
+			if rules := mdExplain(causeRules(cause)); rules != "" {
+				fmt.Fprintf(&b, "\nThe rules: %s\n", rules)
 			}
 		}
 		if c.Transcript != "" {
@@ -333,6 +348,65 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// newFirst is causes with the new failures (and interruptions and checks
+// that could not run) first, then the known ones, each in the run's
+// order: what a reader must act on comes first.
+func newFirst(causes []Cause) []Cause {
+	slices.SortStableFunc(causes, func(a, b Cause) int {
+		return cmp.Compare(boolInt(a.Checks[0].Known != ""), boolInt(b.Checks[0].Known != ""))
+	})
+	return causes
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// mdNextSteps is what to do next about a failed check, as the terminal
+// says it: the command that runs it again, and acpconform explain for
+// each of its rules, each a line of its own (a hard break ends all but
+// the last).
+func mdNextSteps(c Check) string {
+	var lines []string
+	if c.Again != "" {
+		lines = append(lines, "Run it again: "+codeSpan(elide.Head(c.Again, 1000)))
+	}
+	if rules := mdExplain(c.Rules); rules != "" {
+		lines = append(lines, "The rules: "+rules)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n" + strings.Join(lines, "\\\n") + "\n"
+}
+
+// causeRules is the rules the checks of a cause cite, each once, in the
+// order they first come.
+func causeRules(cause Cause) []string {
+	var rules []string
+	for _, c := range cause.Checks {
+		for _, r := range c.Rules {
+			if !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+		}
+	}
+	return rules
+}
+
+// mdExplain is the acpconform explain line of each rule, code spans
+// joined by commas.
+func mdExplain(rules []string) string {
+	var spans []string
+	for _, r := range rules {
+		spans = append(spans, codeSpan(ExplainLine(elide.Head(r, 200))))
+	}
+	return strings.Join(spans, ", ")
 }
 
 // lastLines keeps the last n lines of s, each at most width bytes.
@@ -347,98 +421,6 @@ func lastLines(s string, n, width int) string {
 		lines[i] = elide.Head(l, width)
 	}
 	return head + strings.Join(lines, "\n")
-}
-
-// WriteJUnit writes the JUnit XML report of r: one testsuite, one testcase
-// a check (deselected ones left out), the area as the classname, the
-// CONTRACT IDs as a property, the transcript as system-out and the
-// subject's stderr as system-err. What a subject or a shard wrote has its
-// control characters escaped (elide.Escape; attributes on one line,
-// elide.EscapeLine), so that the file is well-formed XML 1.0 whatever they
-// wrote, and nothing in it moves the cursor of a CI log that shows it.
-func WriteJUnit(w io.Writer, r Run) error {
-	line, text := elide.EscapeLine, elide.Escape
-	suite := reporters.JUnitTestSuite{
-		Name:    line("acpconform: " + r.Subject),
-		Package: "acpconform",
-		Time:    r.Seconds,
-		Properties: reporters.JUnitProperties{Properties: []reporters.JUnitProperty{
-			{Name: "subject", Value: line(r.Subject)},
-			{Name: "subject.command", Value: line(r.Command)},
-			{Name: "verdict", Value: line(string(r.Verdict))},
-			{Name: "reason", Value: line(r.Reason)},
-			{Name: "acpconform.version", Value: line(r.Version)},
-			{Name: "contract.revision", Value: line(r.Contract)},
-		}},
-	}
-	if r.Shard.Count > 0 {
-		suite.Properties.Properties = append(suite.Properties.Properties, reporters.JUnitProperty{Name: "shard", Value: r.Shard.String()})
-	}
-	for _, c := range r.Checks {
-		if c.State == StateDeselected {
-			continue
-		}
-		name := c.Name
-		if c.ID != "" {
-			name = c.ID + ": " + c.Name
-		}
-		tc := reporters.JUnitTestCase{
-			Name:      line(name),
-			Classname: line("acpconform." + c.Area),
-			Status:    line(c.State),
-			Time:      c.Seconds,
-			SystemOut: text(c.Transcript),
-			SystemErr: text(c.Diagnostics),
-			Properties: &reporters.JUnitProperties{Properties: []reporters.JUnitProperty{
-				{Name: EntryRules, Value: line(strings.Join(c.Rules, ", "))},
-				{Name: "level", Value: line(c.Level)},
-			}},
-		}
-		if c.Location != "" {
-			tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: "location", Value: line(c.Location)})
-		}
-		if c.Rerun != "" {
-			tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: "rerun", Value: line(c.Rerun)})
-		}
-		body := c.Failure
-		if c.Process != "" {
-			body += "\n\nThe subject's process " + c.Process + "."
-		}
-		body = text(body)
-		switch {
-		case c.Known != "":
-			tc.Skipped = &reporters.JUnitSkipped{Message: line("known failure: " + elide.Head(c.Known, 1000))}
-			suite.Skipped++
-		case c.State == StateFailed:
-			tc.Failure = &reporters.JUnitFailure{Message: line(firstLine(c.Failure)), Type: line(c.Level), Description: body}
-			suite.Failures++
-		case c.State == StateInterrupted:
-			tc.Error = &reporters.JUnitError{Message: "interrupted", Type: "interrupted", Description: body}
-			suite.Errors++
-		case c.State == StateError:
-			tc.Error = &reporters.JUnitError{Message: line(firstLine(c.Failure)), Type: "not started", Description: body}
-			suite.Errors++
-		case c.State == StateSkipped:
-			tc.Skipped = &reporters.JUnitSkipped{Message: line(c.SkipReason)}
-			suite.Skipped++
-		}
-		suite.TestCases = append(suite.TestCases, tc)
-		suite.Tests++
-	}
-	doc := reporters.JUnitTestSuites{
-		Tests: suite.Tests, Disabled: suite.Skipped, Errors: suite.Errors, Failures: suite.Failures,
-		Time: r.Seconds, TestSuites: []reporters.JUnitTestSuite{suite},
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
 }
 
 // firstLine is the first line of s, bounded.

@@ -48,6 +48,9 @@ func printed(t *testing.T, run reports.Run, baseline *reports.Baseline) string {
 	var out, errs bytes.Buffer
 	c := &checking{cmd: "agent", again: []string{"acpconform", "agent", "--check", "{check}", "-v", "--", "./crashy"},
 		f: &checkFlags{}, baseline: baseline, stdout: &out, stderr: &errs}
+	for i := range run.Checks { // as finish does, before it prints
+		run.Checks[i].Again = c.againLine(run.Checks[i])
+	}
 	c.print(run, nil, false)
 	return out.String()
 }

@@ -248,6 +248,9 @@ type checking struct {
 	reports  io.Writer // stdout, for a report whose path is -
 	stderr   io.Writer
 	ctx      context.Context // the run's: signals and --timeout end it
+	// areasSaid says the run's progress already printed a line per area,
+	// so that the summary does not print them again.
+	areasSaid bool
 }
 
 // forPeople has what c writes for people to read (the summary, progress,
@@ -379,6 +382,7 @@ func (c *checking) catalogue() reports.Run {
 	}
 	if !cfg.Verbose { // -v has Ginkgo say more
 		cfg.Progress = c.stderr
+		c.areasSaid = true
 	}
 	cfg.OnStart = func() { fmt.Fprintf(c.stderr, "acpconform: checking %s\n", c.name) }
 	if cfg.Verbose {
@@ -562,7 +566,9 @@ func (c *checking) print(run reports.Run, written []string, baselineWritten bool
 	fmt.Fprintf(&b, "acpconform: %s%s: %d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n",
 		line(run.Subject), run.ShardNote(), t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, run.Seconds)
 	for _, a := range reports.ByArea(run.Checks, suite.Areas()) {
-		fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", line(a.Name), a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
+		if !c.areasSaid { // else the progress said each area as it ended
+			fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", line(a.Name), a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
+		}
 	}
 	for _, cause := range reports.Causes(run.Checks) {
 		c.printFailure(&b, cause, run.Verdict == reports.CouldNotRun)

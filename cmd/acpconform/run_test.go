@@ -2,18 +2,18 @@ package main
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/suite"
 )
 
 // TestRunChecksEveryRule: acpconform run, the README's first command,
-// checks every role against the built-in reference peers, so its JUnit
+// checks every role against the built-in reference peers, so its
 // report names every MUST and SHOULD rule of the contract, each with a
 // check that ran and passed: a rule whose checks were all skipped is not
 // checked.
@@ -21,8 +21,8 @@ func TestRunChecksEveryRule(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
 	dir := t.TempDir()
-	report := filepath.Join(dir, "junit.xml")
-	cmd := exec.Command(bin, "run", "--junit", report, "--json", "", "--summary", "")
+	report := filepath.Join(dir, "report.json")
+	cmd := exec.Command(bin, "run", "--junit", "", "--json", report, "--summary", "")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -33,45 +33,24 @@ func TestRunChecksEveryRule(t *testing.T) {
 	if !strings.Contains(string(out), " 0 deselected") {
 		t.Errorf("acpconform run deselected checks of its own:\n%s", out)
 	}
-	data, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Cases []struct {
-			Name       string `xml:"name,attr"`
-			Status     string `xml:"status,attr"`
-			Properties []struct {
-				Name  string `xml:"name,attr"`
-				Value string `xml:"value,attr"`
-			} `xml:"properties>property"`
-		} `xml:"testsuite>testcase"`
-	}
-	if err := xml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if len(doc.Cases) == 0 {
-		t.Fatalf("acpconform run's JUnit report holds no test case:\n%s", data)
+	doc := readJSON(t, report)
+	if len(doc.Checks) == 0 {
+		t.Fatalf("acpconform run's report holds no check")
 	}
 	passed := map[string]bool{}
 	named := map[string]bool{}
-	for _, tc := range doc.Cases {
-		for _, p := range tc.Properties {
-			if p.Name != "contract" {
-				continue
-			}
-			for _, id := range strings.Split(p.Value, ", ") {
-				named[id] = true
-				if tc.Status == "passed" {
-					passed[id] = true
-				}
+	for _, c := range doc.Checks {
+		for _, id := range c.Rules {
+			named[id] = true
+			if c.State == reports.StatePassed {
+				passed[id] = true
 			}
 		}
 	}
 	for _, r := range suite.Rules() {
 		switch {
 		case !named[r.ID]:
-			t.Errorf("acpconform run's JUnit report does not name %s (%s, %s role)", r.ID, r.Level, r.Role)
+			t.Errorf("acpconform run's report does not name %s (%s, %s role)", r.ID, r.Level, r.Role)
 		case !passed[r.ID]:
 			t.Errorf("acpconform run named %s (%s, %s role), but none of its checks passed", r.ID, r.Level, r.Role)
 		}
@@ -114,6 +93,26 @@ func TestAReportToStdout(t *testing.T) {
 		}
 		if !strings.Contains(stderr.String(), "is conformant") {
 			t.Errorf("%s -: the summary for people is not on stderr:\n%s", flag, stderr.String())
+		}
+	}
+}
+
+// TestRunPrintsEachAreaOnce: the progress prints a line per area as it
+// ends, so the summary after it does not print them again; with -v, which
+// has no progress, the summary does.
+func TestRunPrintsEachAreaOnce(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"run"}, {"run", "--id", "TOK-1", "-v"}} {
+		r := acpconform(t, nil, args...)
+		expectCode(t, r, 0)
+		n := 0
+		for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
+			if f := strings.Fields(l); len(f) > 2 && f[0] == "TOK" && (f[2] == "checks:" || f[2] == "passed") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("acpconform %s prints the TOK area %d times, want once:\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), n, r.stdout, r.stderr)
 		}
 	}
 }
