@@ -3,19 +3,11 @@ package reports_test
 import (
 	"bytes"
 	"fmt"
-	"html"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 
 	"github.com/acpconform/acpconform/internal/reportcheck"
 	"github.com/acpconform/acpconform/reports"
@@ -33,59 +25,6 @@ func diffCheck(id, state string) reports.Check {
 func diffRun(v reports.Verdict, checks ...reports.Check) reports.Run {
 	return reports.Run{Subject: "my-agent", Verdict: v, Reason: "why", Checks: checks}
 }
-
-// markdownDoc is a diff's Markdown as goldmark (CommonMark with GitHub's
-// tables) reads it: its headings, and its tables' rows of cell texts,
-// the header row first.
-type markdownDoc struct {
-	headings []string
-	tables   [][][]string
-}
-
-func parseMarkdown(t *testing.T, md string) markdownDoc {
-	t.Helper()
-	source := []byte(md)
-	root := goldmark.New(goldmark.WithExtensions(extension.Table)).Parser().Parse(text.NewReader(source))
-	var doc markdownDoc
-	err := ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.Heading:
-			doc.headings = append(doc.headings, fmt.Sprintf("%d %s", n.Level, inlineText(n, source)))
-		case *east.Table:
-			var rows [][]string
-			for r := n.FirstChild(); r != nil; r = r.NextSibling() {
-				var cells []string
-				for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-					cells = append(cells, inlineText(c, source))
-				}
-				rows = append(rows, cells)
-			}
-			doc.tables = append(doc.tables, rows)
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
-}
-
-// inlineText is the text a node's inlines show: its HTML as goldmark
-// renders it, without tags and with its entities decoded.
-func inlineText(n ast.Node, source []byte) string {
-	var b bytes.Buffer
-	md := goldmark.New(goldmark.WithExtensions(extension.Table))
-	if err := md.Renderer().Render(&b, source, n); err != nil {
-		return "render: " + err.Error()
-	}
-	return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(b.String(), "")))
-}
-
-var tags = regexp.MustCompile(`<[^>]*>`)
 
 func diffMarkdown(t *testing.T, d reports.Diff) string {
 	t.Helper()
@@ -115,12 +54,12 @@ func TestCompareSortsEveryChange(t *testing.T) {
 	if !d.Broke() {
 		t.Error("a new MUST failure does not break the diff")
 	}
-	doc := parseMarkdown(t, diffMarkdown(t, d))
-	if len(doc.tables) != 1 {
-		t.Fatalf("%d tables, want 1", len(doc.tables))
+	doc := reportcheck.Show(diffMarkdown(t, d))
+	if len(doc.Tables) != 1 {
+		t.Fatalf("%d tables, want 1", len(doc.Tables))
 	}
 	var got []string
-	for _, r := range doc.tables[0] {
+	for _, r := range doc.Tables[0] {
 		got = append(got, strings.Join(r[:2], " | "))
 	}
 	want := []string{
@@ -135,14 +74,14 @@ func TestCompareSortsEveryChange(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the table's rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if r := doc.tables[0][1]; r[3] != "passed" || r[4] != "failed: the agent reported accepted choice 1" {
+	if r := doc.Tables[0][1]; r[3] != "passed" || r[4] != "failed: the agent reported accepted choice 1" {
 		t.Errorf("the new failure's base and head cells: %q", r)
 	}
-	if r := doc.tables[0][6]; r[4] != "not in the report" {
+	if r := doc.Tables[0][6]; r[4] != "not in the report" {
 		t.Errorf("the removed check's head cell: %q", r)
 	}
-	if want := []string{"2 acpconform diff: 1 new failure, 1 fixed", "3 New failures"}; !slices.Equal(doc.headings, want) {
-		t.Errorf("headings %q, want %q", doc.headings, want)
+	if want := []string{"2 acpconform diff: 1 new failure, 1 fixed", "3 New failures"}; !slices.Equal(doc.Headings, want) {
+		t.Errorf("headings %q, want %q", doc.Headings, want)
 	}
 }
 
@@ -221,20 +160,20 @@ func TestDiffShowsHostileTextAsData(t *testing.T) {
 	head.Reason = forged
 	d := reports.Compare(base, head)
 	md := diffMarkdown(t, d)
-	doc := parseMarkdown(t, md)
-	if len(doc.tables) != 1 || len(doc.tables[0]) != 2 {
-		t.Fatalf("the table has %d rows, want a header and one row:\n%s", len(doc.tables[0]), md)
+	doc := reportcheck.Show(md)
+	if len(doc.Tables) != 1 || len(doc.Tables[0]) != 2 {
+		t.Fatalf("the table has %d rows, want a header and one row:\n%s", len(doc.Tables[0]), md)
 	}
-	for _, r := range doc.tables[0] {
+	for _, r := range doc.Tables[0] {
 		if len(r) != 5 {
 			t.Errorf("a row of %d cells, want 5: %q", len(r), r)
 		}
 	}
-	if cell := doc.tables[0][1][1]; !strings.HasPrefix(cell, "TOK-2/`x|C0:\\x00\\x01") {
+	if cell := doc.Tables[0][1][1]; !strings.HasPrefix(cell, "TOK-2/`x|C0:\\x00\\x01") {
 		t.Errorf("the check's cell does not show its ID as written: %q", cell)
 	}
-	if len(doc.headings) != 2 || !strings.HasPrefix(doc.headings[0], "2 acpconform diff: ") || doc.headings[1] != "3 New failures" {
-		t.Errorf("a forged heading became one: %q", doc.headings)
+	if len(doc.Headings) != 2 || !strings.HasPrefix(doc.Headings[0], "2 acpconform diff: ") || doc.Headings[1] != "3 New failures" {
+		t.Errorf("a forged heading became one: %q", doc.Headings)
 	}
 	for _, a := range d.Annotations() {
 		if strings.ContainsAny(a, "\r\n") || strings.Count(a, "::") < 2 {
@@ -273,8 +212,8 @@ func TestDiffOfHugeReportsIsBounded(t *testing.T) {
 	if len(md) > 256<<10 {
 		t.Errorf("the Markdown of a diff of %d new failures is %d bytes", n, len(md))
 	}
-	doc := parseMarkdown(t, md)
-	if rows := len(doc.tables[0]) - 1; rows != reports.MaxDiffRows {
+	doc := reportcheck.Show(md)
+	if rows := len(doc.Tables[0]) - 1; rows != reports.MaxDiffRows {
 		t.Errorf("%d rows, want %d", rows, reports.MaxDiffRows)
 	}
 	if !strings.Contains(md, fmt.Sprintf("\n%d more rows left out", n-reports.MaxDiffRows)) || !strings.Contains(md, fmt.Sprintf("\n%d more new failures left out", n-reports.MaxDiffCommands)) {
