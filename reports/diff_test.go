@@ -239,3 +239,28 @@ func TestDiffOfHugeReportsIsBounded(t *testing.T) {
 		t.Errorf("the last error annotation does not say how many more: %q", errs[9][len(errs[9])-200:])
 	}
 }
+
+// TestReadJSONReadsEveryState: every state a run writes reads back, an
+// error (a check whose subject did not start in time) too, so that diff
+// and merge take the report of such a run.
+func TestReadJSONReadsEveryState(t *testing.T) {
+	states := []string{reports.StatePassed, reports.StateFailed, reports.StateInterrupted, reports.StateError, reports.StateSkipped, reports.StateDeselected}
+	var r reports.Run
+	r.Verdict = reports.CouldNotRun
+	for i, s := range states {
+		r.Checks = append(r.Checks, diffCheck(fmt.Sprintf("TOK-%d/x", i), s))
+	}
+	var b bytes.Buffer
+	if err := reports.WriteJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := reports.ReadJSON(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range got.Checks {
+		if c.State != states[i] {
+			t.Errorf("check %d read back %q, want %q", i+1, c.State, states[i])
+		}
+	}
+}
