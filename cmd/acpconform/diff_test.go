@@ -100,6 +100,10 @@ func TestDiffRefusesWhatIsNoReport(t *testing.T) {
 	dup.Checks = append(append([]reports.Check{}, good.Checks...), good.Checks[0])
 	format := good
 	format.Acpconform = 1
+	huge := filepath.Join(dir, "huge.json")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil || os.Truncate(huge, maxShardReport+1) != nil {
+		t.Fatal("cannot make a sparse file above the bound")
+	}
 	for _, tc := range []struct{ file, want string }{
 		{write("broken.json", "{\n  \"acpconform\": 2,\n  \"checks\": [,]\n}\n"), "broken.json:3: not JSON: invalid character ','"},
 		{write("typed.json", "{\n\"acpconform\": 2,\n\"verdict\": 7}"), "typed.json:3: not an acpconform JSON report"},
@@ -107,6 +111,8 @@ func TestDiffRefusesWhatIsNoReport(t *testing.T) {
 		{write("dup.json", dup), `dup.json: checks 1 and 3 are both "TOK-1/a"`},
 		{write("format.json", format), "format.json: a JSON report of format 1; this acpconform reads format 2"},
 		{filepath.Join(dir, "missing.json"), "missing.json: no such file"},
+		{huge, "huge.json: larger than 64MiB, not a report of acpconform's"},
+		{"/dev/zero", "/dev/zero: not a regular file"},
 	} {
 		code, stdout, stderr := diff(t, nil, base, tc.file)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) || stdout != "" || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
