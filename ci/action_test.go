@@ -452,6 +452,20 @@ func TestActionComparesWithABaseReport(t *testing.T) {
 	}
 }
 
+// TestActionFailsOnABaseReportThatIsNone: a conformant run with a
+// base-report that names no report.json fails the action with the
+// diff's usage code, not silently.
+func TestActionFailsOnABaseReportThatIsNone(t *testing.T) {
+	requireTools(t)
+	r := newRun(t, map[string]string{"role": "agent", "command": "acpconform reference-agent", "args": "--id TOK-1", "base-report": "no-such.json"})
+	if code := r.steps(); code != 2 {
+		t.Fatalf("the action exited %d, want 2\n%s", code, r.log.String())
+	}
+	if r.outputs["run"]["exit-code"] != "0" || r.outputs["diff"]["exit-code"] != "2" || !strings.Contains(r.log.String(), "no-such.json: no such file") {
+		t.Errorf("outputs %v, want the run's 0 and the diff's 2, the log naming the file:\n%s", r.outputs, r.log.String())
+	}
+}
+
 // TestActionRefusesAnUnknownVersion: version is a tag or source, and
 // anything else fails the install step with its own message.
 func TestActionRefusesAnUnknownVersion(t *testing.T) {
