@@ -209,6 +209,7 @@ func TestDiffOfHugeReportsIsBounded(t *testing.T) {
 	}
 	d := reports.Compare(base, head)
 	md := diffMarkdown(t, d)
+	t.Logf("the Markdown of a diff of %d new failures, each with 16 KiB texts: %d bytes", n, len(md))
 	if len(md) > 256<<10 {
 		t.Errorf("the Markdown of a diff of %d new failures is %d bytes", n, len(md))
 	}
