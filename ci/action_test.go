@@ -417,6 +417,55 @@ func TestActionUsageErrors(t *testing.T) {
 	}
 }
 
+// TestActionComparesWithABaseReport: with base-report, the action diffs
+// the run with it: the diff's table joins the job summary and diff.md,
+// and a stale baseline entry is a warning annotation at its line.
+func TestActionComparesWithABaseReport(t *testing.T) {
+	requireTools(t)
+	r := newRun(t, map[string]string{"role": "agent", "command": "acpconform reference-agent", "args": "--id TOK-1"})
+	base := reports.JSON{Acpconform: reports.FormatVersion, Subject: "agent command acpconform reference-agent", Verdict: reports.NotConformant,
+		Selection: &reports.Selection{Catalogue: "agent"},
+		Checks:    []reports.Check{{ID: "TOK-1/choice-0", Name: "TOK-1/choice-0", Rules: []string{"TOK-1"}, Level: "MUST", State: reports.StateFailed, Failure: "broken before"}}}
+	data, _ := json.Marshal(base)
+	if err := os.WriteFile(filepath.Join(r.workspace, "base.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.workspace, "baseline.yaml"), []byte("known:\n  - check: TOK-1/choice-1\n    reason: issue 7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.inputs["base-report"], r.inputs["baseline"] = "base.json", "baseline.yaml"
+	r.expectCode(r.steps(), 1) // the stale entry fails the run
+	if code := r.outputs["diff"]["exit-code"]; code != "0" {
+		t.Errorf("diff-exit-code %q, want 0: no new failure\n%s", code, r.log.String())
+	}
+	summary := r.stepSummary()
+	for _, want := range []string{"## acpconform diff: no new failure, 1 fixed, 1 stale baseline entry", "| fixed | TOK-1/choice-0: TOK: ", " | MUST | failed: broken before | passed |\n"} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("the step summary lacks %q:\n%s", want, summary)
+		}
+	}
+	if diff, err := os.ReadFile(filepath.Join(r.workspace, "acpconform-reports", "diff.md")); err != nil || !strings.Contains(summary, string(diff)) {
+		t.Errorf("diff.md (%v) is not in the step summary:\n%s", err, diff)
+	}
+	if want := "::warning file=baseline.yaml,line=2,title=acpconform%3A stale baseline entry TOK-1/choice-1::stale baseline entry: TOK-1/choice-1 passes now"; !strings.Contains(r.log.String(), want) {
+		t.Errorf("the log lacks the annotation %q:\n%s", want, r.log.String())
+	}
+}
+
+// TestActionFailsOnABaseReportThatIsNone: a conformant run with a
+// base-report that names no report.json fails the action with the
+// diff's usage code, not silently.
+func TestActionFailsOnABaseReportThatIsNone(t *testing.T) {
+	requireTools(t)
+	r := newRun(t, map[string]string{"role": "agent", "command": "acpconform reference-agent", "args": "--id TOK-1", "base-report": "no-such.json"})
+	if code := r.steps(); code != 2 {
+		t.Fatalf("the action exited %d, want 2\n%s", code, r.log.String())
+	}
+	if r.outputs["run"]["exit-code"] != "0" || r.outputs["diff"]["exit-code"] != "2" || !strings.Contains(r.log.String(), "no-such.json: no such file") {
+		t.Errorf("outputs %v, want the run's 0 and the diff's 2, the log naming the file:\n%s", r.outputs, r.log.String())
+	}
+}
+
 // TestActionRefusesAnUnknownVersion: version is a tag or source, and
 // anything else fails the install step with its own message.
 func TestActionRefusesAnUnknownVersion(t *testing.T) {

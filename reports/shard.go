@@ -97,7 +97,7 @@ func ReadJSON(r io.Reader) (Run, error) {
 	}
 	for i, c := range j.Checks {
 		switch c.State {
-		case StatePassed, StateFailed, StateInterrupted, StateSkipped, StateDeselected:
+		case StatePassed, StateFailed, StateInterrupted, StateError, StateSkipped, StateDeselected:
 		default:
 			return Run{}, fmt.Errorf("check %d (%s): state %q is none of acpconform's", i+1, c.Key(), c.State)
 		}

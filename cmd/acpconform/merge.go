@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -114,9 +116,27 @@ func readShardReport(file string) (reports.Run, error) {
 	}
 	run, err := reports.ReadJSON(bytes.NewReader(data))
 	if err != nil {
-		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
+		return reports.Run{}, fmt.Errorf("%s%s: %w", file, jsonLine(data, err), err)
 	}
 	return run, nil
+}
+
+// jsonLine is ":LINE" of where the JSON decoder stopped in data, when err
+// says: a syntax error or a value of the wrong type.
+func jsonLine(data []byte, err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	offset := int64(-1)
+	switch {
+	case errors.As(err, &syntax):
+		offset = syntax.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	}
+	if offset < 0 || offset > int64(len(data)) {
+		return ""
+	}
+	return fmt.Sprintf(":%d", bytes.Count(data[:offset], []byte("\n"))+1)
 }
 
 // ownCatalogue is merge's own knowledge of the catalogue of each command

@@ -168,7 +168,7 @@ func TestMergeRefusesOtherRuns(t *testing.T) {
 		{[]string{file(run[0])}, "shard 2 of 2 is missing"},
 		{[]string{file(run[0]), file(run[0]), file(run[1])}, file(run[0]) + ": shard 1 of 2, and so is " + file(run[0])},
 		{[]string{file(run[0]), file(agent[1])}, file(agent[1]) + ": subject "},
-		{[]string{file(run[0]), notJSON}, notJSON + ": not JSON"},
+		{[]string{file(run[0]), notJSON}, notJSON + ":1: not JSON"}, // the line where the JSON went wrong
 		{[]string{file(run[0]), truncated}, truncated + ": truncated"},
 		{[]string{file(run[0]), filepath.Join(t.TempDir(), "none.json")}, "none.json: no such file"},
 		{[]string{file(run[0]), "/dev/zero"}, "/dev/zero: not a regular file"},
