@@ -83,3 +83,10 @@ func TestMatch(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchSaysWhere(t *testing.T) {
+	err := docblocks.Match("...\nstarting\nNOT conformant: 2 checks failed\n", "noise\nstarting\nNOT conformant: 1 check failed\n")
+	if err == nil || !strings.Contains(err.Error(), "want: NOT conformant: 2 checks failed") || !strings.Contains(err.Error(), "got:  NOT conformant: 1 check failed (output line 3)") {
+		t.Errorf("Match gave %v, want the shown line 3 against the output's line 3", err)
+	}
+}

@@ -17,19 +17,40 @@ func Match(want, got string) error {
 	if matchFrom(wl, gl) {
 		return nil
 	}
-	// Say where: the longest prefix of want that matches some prefix of got.
-	n := 0
-	for n < len(wl) && n < len(gl) && wl[n] != "..." && lineRe(wl[n]).MatchString(gl[n]) {
-		n++
-	}
+	wi, gi := firstMiss(wl, gl)
 	wantLine, gotLine := "(end of output)", "(end of output)"
-	if n < len(wl) {
-		wantLine = wl[n]
+	if wi < len(wl) {
+		wantLine = wl[wi]
 	}
-	if n < len(gl) {
-		gotLine = gl[n]
+	if gi < len(gl) {
+		gotLine = gl[gi]
 	}
-	return fmt.Errorf("output differs at line %d:\nwant: %s\ngot:  %s", n+1, wantLine, gotLine)
+	return fmt.Errorf("line %d of the output shown is not there:\nwant: %s\ngot:  %s (output line %d)", wi+1, wantLine, gotLine, gi+1)
+}
+
+// firstMiss matches want against got greedily, each line after a "..."
+// at its first match, and returns where it failed: the index of the line
+// of want not found (len(want) for output left over) and of got there.
+func firstMiss(want, got []string) (int, int) {
+	gi, loose := 0, false
+	for wi, w := range want {
+		if w == "..." {
+			loose = true
+			continue
+		}
+		re, found := lineRe(w), -1
+		for j := gi; j < len(got) && (loose || j == gi); j++ {
+			if re.MatchString(got[j]) {
+				found = j
+				break
+			}
+		}
+		if found < 0 {
+			return wi, gi
+		}
+		gi, loose = found+1, false
+	}
+	return len(want), gi
 }
 
 func splitLines(s string) []string {
