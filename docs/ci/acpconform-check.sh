@@ -6,7 +6,8 @@
 #   AGENT       the command that starts the agent under test (required)
 #   ACPCONFORM  the acpconform binary (default: acpconform on the PATH);
 #               install a pinned release, never @latest:
-#               go install github.com/acpconform/acpconform/cmd/acpconform@v0.1.0
+#               go install github.com/acpconform/acpconform/cmd/acpconform@VERSION
+#               (no tag yet: from a clone, go install ./cmd/...)
 #   BASELINE    known failures with reasons (default: acpconform-baseline.yaml,
 #               used when it exists); write a first one with
 #               $ACPCONFORM agent --write-baseline acpconform-baseline.yaml -- $AGENT
