@@ -162,7 +162,7 @@ func TestHTMLReportInABrowser(t *testing.T) {
 		t.Errorf("%d arrows: methods %q, ids %q; want %d: %q, %q", len(methods), methods, ids, len(wantMethods), wantMethods, wantIDs)
 	}
 	if n := eval[int](t, ctx, `document.querySelectorAll('`+first+` details.msg.blame').length`); n != 1 {
-		t.Errorf("%d arrows marked as the failure, want 1", n)
+		t.Fatalf("%d arrows marked as the failure, want 1", n)
 	}
 	if again := text(t, ctx, first+` code.again`); again != "acpconform relay --check REL-2/cancel-request-translated -v -- node interop/conductor/host.mjs '{agent}'" {
 		t.Errorf("run it again: %q", again)
@@ -211,6 +211,11 @@ func TestHTMLReportHostileSubject(t *testing.T) {
 	sel := `article.failure[data-id="TOK-2/leading-zero"]`
 	if eval[bool](t, ctx, `"pwned" in window || document.querySelectorAll("script").length !== 1 || document.querySelectorAll("img").length !== 0`) {
 		t.Error("the subject's markup became part of the page: a script ran, or an element of theirs is there")
+	}
+	// Should a subject's markup ever reach the page, its Content-Security-
+	// Policy runs no script but the page's own, and loads nothing.
+	if eval[bool](t, ctx, `(() => { const s = document.createElement("script"); s.textContent = "window.cspRan = 1"; document.body.appendChild(s); return "cspRan" in window })()`) {
+		t.Error("a script inserted into the page ran: the Content-Security-Policy lets it")
 	}
 	want := strings.NewReplacer("\x1b", `\x1b`, "\x07", `\x07`).Replace(hostileName)
 	if name := text(t, ctx, `tr.check[data-id="TOK-2/leading-zero"] td:last-child`); name != want {
