@@ -36,12 +36,13 @@ func digest(s string) string {
 
 // Bounds on what report.html draws of the subject's text, so that a run of
 // many failures stays a page a browser opens: each failure's reason and
-// stderr, and the transcripts drawn in all (the rest say report.json has
-// them).
+// stderr, and what the page draws of reasons, stderrs and transcripts in
+// all (escaped, at most 6 times as many bytes: " is &#34;). Past that, a
+// failure shows its reason's first line and says report.json has the rest.
 const (
-	maxHTMLFailure     = 8 << 10
-	maxHTMLStderr      = 8 << 10
-	maxHTMLTranscripts = 2 << 20
+	maxHTMLFailure = 8 << 10
+	maxHTMLStderr  = 8 << 10
+	maxHTMLDrawn   = 1 << 20
 )
 
 // htmlRun is what the template of report.html reads.
@@ -70,7 +71,7 @@ type htmlFailure struct {
 	Failure  string // escaped and bounded
 	Stderr   string
 	Diagram  *diagram // nil without a transcript, or past the page's budget
-	Untold   int      // bytes of transcript not drawn: the page's budget was spent
+	Untold   int      // bytes of evidence not drawn: the page's budget was spent
 	Explains []string // acpconform explain RULE, a command a rule
 }
 
@@ -85,7 +86,7 @@ type htmlFailure struct {
 func WriteHTML(w io.Writer, r Run, areas []string) error {
 	page := htmlRun{Run: r, Policy: htmlPolicy, Headline: r.Headline() + r.ShardNote(), Totals: Count(r.Checks), Areas: ByArea(r.Checks, areas)}
 	seen := map[string]bool{}
-	budget := maxHTMLTranscripts
+	budget := maxHTMLDrawn
 	for i, c := range r.Checks {
 		if c.State == StateDeselected {
 			page.Deselected++
@@ -104,6 +105,15 @@ func WriteHTML(w io.Writer, r Run, areas []string) error {
 			Failure: elide.Escape(elide.Head(strings.TrimSpace(c.Failure), maxHTMLFailure)),
 			Stderr:  elide.Escape(elide.Tail(c.Diagnostics, maxHTMLStderr)),
 		}
+		if cost := len(f.Failure) + len(f.Stderr) + len(c.Transcript); cost > budget {
+			f.Failure, f.Stderr, f.Untold = elide.Escape(firstLine(c.Failure)), "", cost
+		} else {
+			budget -= cost
+			if c.Transcript != "" {
+				d := readDiagram(c.Transcript, c.Role, c.Failure)
+				f.Diagram = &d
+			}
+		}
 		switch {
 		case c.Known != "":
 			f.Word = "KNOWN FAILURE"
@@ -114,15 +124,6 @@ func WriteHTML(w io.Writer, r Run, areas []string) error {
 		}
 		for _, rule := range c.Rules {
 			f.Explains = append(f.Explains, "acpconform explain "+rule)
-		}
-		switch t := c.Transcript; {
-		case t == "":
-		case len(t) > budget:
-			f.Untold = len(t)
-		default:
-			budget -= len(t)
-			d := readDiagram(t, c.Role, c.Failure)
-			f.Diagram = &d
 		}
 		page.Failures = append(page.Failures, f)
 	}
