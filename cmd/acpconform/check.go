@@ -469,7 +469,7 @@ func (f *checkFlags) htmlPath() string {
 func (c *checking) lockReports() (*reports.FileLock, error) {
 	lock, err := c.paths().Lock()
 	if err != nil {
-		return nil, fmt.Errorf("%w: give this run other reports (--junit, --json, --summary), or let that run end", err)
+		return nil, fmt.Errorf("%w: give this run other reports (--junit, --json, --summary, --html), or let that run end", err)
 	}
 	return lock, nil
 }
