@@ -123,7 +123,7 @@ func WriteHTML(w io.Writer, r Run, areas []string) error {
 			f.Word = "COULD NOT RUN"
 		}
 		for _, rule := range c.Rules {
-			f.Explains = append(f.Explains, "acpconform explain "+rule)
+			f.Explains = append(f.Explains, ExplainLine(rule))
 		}
 		page.Failures = append(page.Failures, f)
 	}
