@@ -20,6 +20,7 @@ type Paths struct {
 	JUnit   string
 	JSON    string
 	Summary string // Markdown
+	HTML    string // one self-contained page (see WriteHTML)
 	// Stdout gets the report whose path is "-"; nil means os.Stdout.
 	Stdout io.Writer
 }
@@ -35,6 +36,7 @@ func (p Paths) each(f func(path string, write func(io.Writer, Run, []string) err
 		{p.JUnit, func(w io.Writer, r Run, _ []string) error { return WriteJUnit(w, r) }},
 		{p.JSON, func(w io.Writer, r Run, _ []string) error { return WriteJSON(w, r) }},
 		{p.Summary, WriteMarkdown},
+		{p.HTML, WriteHTML},
 	} {
 		if r.path != "" {
 			f(r.path, r.write)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -45,6 +46,8 @@ const DefaultReports = "acpconform-reports"
 // checkFlags are the flags of every command that runs the catalogue.
 type checkFlags struct {
 	junit, json, summary    string
+	html                    string
+	htmlFlag                *pflag.Flag // to tell --html "" from no --html
 	labelFilter             string
 	ids, checks             []string
 	baseline, writeBaseline string
@@ -86,6 +89,8 @@ func (f *checkFlags) registerReports(fs *pflag.FlagSet) {
 	fs.StringVar(&f.junit, "junit", DefaultReports+"/junit.xml", "write the JUnit report to `FILE` (- for stdout, \"\" for none)")
 	fs.StringVar(&f.json, "json", DefaultReports+"/report.json", "write the JSON report to `FILE` (- for stdout, \"\" for none)")
 	fs.StringVar(&f.summary, "summary", DefaultReports+"/summary.md", "write the Markdown summary to `FILE` (- for stdout, \"\" for none); it is also appended to $GITHUB_STEP_SUMMARY when that is set")
+	fs.StringVar(&f.html, "html", "", "write the HTML report, one page with each failure's transcript drawn as a sequence diagram, to `FILE` (- for stdout, \"\" for none); without --html, report.html beside the JSON report, none when that is \"\" or -")
+	f.htmlFlag = fs.Lookup("html")
 	fs.StringVar(&f.baseline, "baseline", "", "known failures, each with a reason (YAML `FILE`): only new failures fail the run, and a listed check that passes is stale")
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write the run's failures as a baseline to `FILE`")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every check as it runs, and the transcripts of failures")
@@ -109,7 +114,7 @@ func (f *checkFlags) config(subject suite.Subject, extraFilters ...string) (suit
 		return suite.Config{}, fmt.Errorf("--promptly-within %s: the contract's bound is %s; --promptly-within only raises it", f.promptly, scenarios.DefaultPromptly)
 	}
 	if stdouts := f.toStdout(); stdouts > 1 {
-		return suite.Config{}, fmt.Errorf("only one of --junit, --json and --summary can be - (stdout)")
+		return suite.Config{}, fmt.Errorf("only one of --junit, --json, --summary and --html can be - (stdout)")
 	}
 	return suite.Config{
 		Subject: subject, Response: f.response, Scenario: f.scenario,
@@ -164,7 +169,7 @@ func (f *checkFlags) selection(extraFilters ...string) (string, error) {
 // toStdout counts the reports that go to stdout.
 func (f *checkFlags) toStdout() int {
 	n := 0
-	for _, p := range []string{f.junit, f.json, f.summary} {
+	for _, p := range []string{f.junit, f.json, f.summary, f.htmlPath()} {
 		if p == "-" {
 			n++
 		}
@@ -356,7 +361,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 // shape the run, and -v; without the reports, baseline and selection.
 func again(cmd *cobra.Command, argv []string) []string {
 	line := []string{"acpconform", cmd.Name(), "--check", "{check}", "-v"}
-	skip := map[string]bool{"check": true, "id": true, "label-filter": true, "junit": true, "json": true, "summary": true,
+	skip := map[string]bool{"check": true, "id": true, "label-filter": true, "junit": true, "json": true, "summary": true, "html": true,
 		"baseline": true, "write-baseline": true, "verbose": true, "timeout": true, "shard": true}
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
 		if skip[fl.Name] {
@@ -446,7 +451,17 @@ func suiteBroke(r types.Report) bool {
 }
 
 func (c *checking) paths() reports.Paths {
-	return reports.Paths{JUnit: c.f.junit, JSON: c.f.json, Summary: c.f.summary, Stdout: c.reports}
+	return reports.Paths{JUnit: c.f.junit, JSON: c.f.json, Summary: c.f.summary, HTML: c.f.htmlPath(), Stdout: c.reports}
+}
+
+// htmlPath is where report.html goes: --html's FILE, or beside the JSON
+// report when --html is not given, so that a run told where its reports
+// go writes none of them anywhere else.
+func (f *checkFlags) htmlPath() string {
+	if f.htmlFlag != nil && f.htmlFlag.Changed || f.json == "" || f.json == reports.StdoutPath {
+		return f.html
+	}
+	return filepath.Join(filepath.Dir(f.json), "report.html")
 }
 
 // lockReports holds the run's reports until it ends: another run writing
@@ -454,7 +469,7 @@ func (c *checking) paths() reports.Paths {
 func (c *checking) lockReports() (*reports.FileLock, error) {
 	lock, err := c.paths().Lock()
 	if err != nil {
-		return nil, fmt.Errorf("%w: give this run other reports (--junit, --json, --summary), or let that run end", err)
+		return nil, fmt.Errorf("%w: give this run other reports (--junit, --json, --summary, --html), or let that run end", err)
 	}
 	return lock, nil
 }

@@ -51,7 +51,7 @@ func (a *app) mergeCommand() *cobra.Command {
 				return exitUsage, usagef(cmd, "name the report.json of every shard")
 			}
 			if f.toStdout() > 1 {
-				return exitUsage, usagef(cmd, "only one of --junit, --json and --summary can be - (stdout)")
+				return exitUsage, usagef(cmd, "only one of --junit, --json, --summary and --html can be - (stdout)")
 			}
 			// Every input is read before anything is written: an output
 			// path may name an input.

@@ -1,0 +1,131 @@
+package reports
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/acpconform/acpconform/internal/elide"
+)
+
+// The page's own style and script, inline; the Content-Security-Policy
+// allows these two by their hashes and nothing else: no network, no other
+// script, whatever a subject's text holds.
+var (
+	//go:embed html.css
+	htmlStyle string
+	//go:embed html.js
+	htmlScript string
+	htmlPolicy = "default-src 'none'; img-src data:; style-src " + digest(htmlStyle) + "; script-src " + digest(htmlScript) + "; base-uri 'none'; form-action 'none'"
+	//go:embed html.tmpl
+	htmlPage string
+	htmlTmpl = template.Must(template.New("report.html").Funcs(template.FuncMap{
+		"line": func(s string) string { return elide.EscapeLine(elide.Head(s, 1000)) },
+		"text": func(s string) string { return elide.Escape(s) },
+		"id":   shortID,
+	}).Parse(strings.NewReplacer("{{/*style*/}}", htmlStyle, "{{/*script*/}}", htmlScript).Replace(htmlPage)))
+)
+
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// Bounds on what report.html draws of the subject's text, so that a run of
+// many failures stays a page a browser opens: each failure's reason and
+// stderr, and what the page draws of reasons, stderrs and transcripts in
+// all (escaped, at most 6 times as many bytes: " is &#34;). Past that, a
+// failure shows its reason's first line and says report.json has the rest.
+const (
+	maxHTMLFailure = 8 << 10
+	maxHTMLStderr  = 8 << 10
+	maxHTMLDrawn   = 1 << 20
+)
+
+// htmlRun is what the template of report.html reads.
+type htmlRun struct {
+	Run
+	Policy     string
+	Headline   string
+	Totals     Totals
+	Areas      []Area
+	States     []string
+	Checks     []htmlCheck
+	Failures   []htmlFailure
+	Deselected int
+}
+
+type htmlCheck struct {
+	Check
+	Index int // its place in the run, the anchor of its failure: #f-Index
+	// HasFailure says it has a block below, with its failure drawn.
+	HasFailure bool
+}
+
+type htmlFailure struct {
+	htmlCheck
+	Word     string // FAILED, INTERRUPTED, COULD NOT RUN, KNOWN FAILURE
+	Failure  string // escaped and bounded
+	Stderr   string
+	Diagram  *diagram // nil without a transcript, or past the page's budget
+	Untold   int      // bytes of evidence not drawn: the page's budget was spent
+	Explains []string // acpconform explain RULE, a command a rule
+}
+
+// WriteHTML writes report.html: one page, whole in itself (no network,
+// fonts or files besides), with the verdict, a table by area, every check
+// with its state, filters by state and by area, and for each failure its
+// reason, the command that runs it again, `acpconform explain` for its
+// rules and its transcript drawn as a sequence diagram, a lane a party,
+// an arrow a frame, its full text on demand. areas orders the areas.
+// html/template escapes what a subject wrote; its control characters show
+// escaped (see elide.Escape), and the page bounds how much it draws.
+func WriteHTML(w io.Writer, r Run, areas []string) error {
+	page := htmlRun{Run: r, Policy: htmlPolicy, Headline: r.Headline() + r.ShardNote(), Totals: Count(r.Checks), Areas: ByArea(r.Checks, areas)}
+	seen := map[string]bool{}
+	budget := maxHTMLDrawn
+	for i, c := range r.Checks {
+		if c.State == StateDeselected {
+			page.Deselected++
+			continue
+		}
+		if !seen[c.State] {
+			seen[c.State] = true
+			page.States = append(page.States, c.State)
+		}
+		hc := htmlCheck{Check: c, Index: i, HasFailure: c.Failed() || c.State == StateError}
+		page.Checks = append(page.Checks, hc)
+		if !hc.HasFailure {
+			continue
+		}
+		f := htmlFailure{htmlCheck: hc, Word: "FAILED",
+			Failure: elide.Escape(elide.Head(strings.TrimSpace(c.Failure), maxHTMLFailure)),
+			Stderr:  elide.Escape(elide.Tail(c.Diagnostics, maxHTMLStderr)),
+		}
+		if cost := len(f.Failure) + len(f.Stderr) + len(c.Transcript); cost > budget {
+			f.Failure, f.Stderr, f.Untold = elide.Escape(firstLine(c.Failure)), "", cost
+		} else {
+			budget -= cost
+			if c.Transcript != "" {
+				d := readDiagram(c.Transcript, c.Role, c.Failure)
+				f.Diagram = &d
+			}
+		}
+		switch {
+		case c.Known != "":
+			f.Word = "KNOWN FAILURE"
+		case c.State == StateInterrupted:
+			f.Word = "INTERRUPTED"
+		case c.State == StateError:
+			f.Word = "COULD NOT RUN"
+		}
+		for _, rule := range c.Rules {
+			f.Explains = append(f.Explains, ExplainLine(rule))
+		}
+		page.Failures = append(page.Failures, f)
+	}
+	return htmlTmpl.Execute(w, page)
+}
