@@ -251,14 +251,7 @@ func TestReadJSONReadsEveryState(t *testing.T) {
 	for i, s := range states {
 		r.Checks = append(r.Checks, diffCheck(fmt.Sprintf("TOK-%d/x", i), s))
 	}
-	var b bytes.Buffer
-	if err := reports.WriteJSON(&b, r); err != nil {
-		t.Fatal(err)
-	}
-	got, err := reports.ReadJSON(&b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := readBack(t, r)
 	for i, c := range got.Checks {
 		if c.State != states[i] {
 			t.Errorf("check %d read back %q, want %q", i+1, c.State, states[i])

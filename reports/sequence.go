@@ -77,6 +77,16 @@ func subjectLane(role string) int {
 
 var entryLine = regexp.MustCompile(`^\+([0-9]+\.[0-9]+)s (->|<-|--)(.*)$`)
 
+// relaySides are the headings of a relay's transcript: which lane the
+// harness's peer of each side is, and what the diagram calls it.
+var relaySides = map[string]struct {
+	owner   int
+	heading string
+}{
+	"client side:": {0, "the relay's client side"},
+	"agent side:":  {2, "the relay's agent side"},
+}
+
 // readDiagram parses a transcript of a check of role; failure is the
 // check's reason, which says which frame to blame.
 func readDiagram(transcript, role, failure string) diagram {
@@ -94,20 +104,12 @@ func readDiagram(transcript, role, failure string) diagram {
 	// what it answers.
 	methods := map[string]string{}
 	for _, line := range strings.Split(strings.TrimRight(transcript, "\n"), "\n") {
-		switch strings.TrimSpace(line) {
-		case "client side:":
+		if side, ok := relaySides[strings.TrimSpace(line)]; ok {
 			if role == "relay" {
-				owner = 0
+				owner = side.owner
 				clear(methods)
 			}
-			d.Rows = append(d.Rows, seqRow{Heading: "the relay's client side"})
-			continue
-		case "agent side:":
-			if role == "relay" {
-				owner = 2
-				clear(methods)
-			}
-			d.Rows = append(d.Rows, seqRow{Heading: "the relay's agent side"})
+			d.Rows = append(d.Rows, seqRow{Heading: side.heading})
 			continue
 		}
 		if strings.HasPrefix(line, "attempt ") && strings.HasSuffix(line, ":") {
