@@ -369,7 +369,11 @@ func subjects(wsURL string) []subject {
 			code: 4, ownHome: true,
 			why: "advertises no elicitation, so only CLI-4 (SHOULD) runs; 1 known failure, in its baseline: the form cancelled, not refused with -32602"},
 		{implementation: "acpx 0.19.1 runtime, form host", role: "client", transport: "stdio, spawns {agent}",
-			args: []string{"client", "--", node, acpxHost, "{agent}"}, ownHome: true},
+			// acpx's runtime starts a node process of its own to look for
+			// the agent's descendants, several times a turn: a check that
+			// takes 2 s on a quiet machine took over 60 s, the default
+			// bound, beside the rest of .ci/run on 2 cores.
+			args: []string{"client", "--scenario-timeout", "2m", "--", node, acpxHost, "{agent}"}, ownHome: true},
 		{implementation: "@thinkwell/conductor 0.5.7, stdio host", role: "relay", transport: "stdio to stdio, spawns {agent}",
 			args: []string{"relay", "--baseline", "conductor/baseline.yaml", "--", node, conductorHost, "{agent}"},
 			why:  "3 known failures, in its baseline: $/cancel_request passed on with the other side's id, both ways (REL-2); numbers rounded to float64 (REL-1)"},
