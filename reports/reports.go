@@ -250,6 +250,9 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 			if s.Failure.ForwardedPanic != "" {
 				c.Failure += ": " + s.Failure.ForwardedPanic
 			}
+			if s.State == types.SpecStateTimedout {
+				c.Failure += timedOut(s)
+			}
 			c.Failure = elide.Head(c.Failure, MaxFailure)
 			if s.Failure.Location.FileName != "" && !ses1 {
 				c.Location = relative(s.Failure.Location)
@@ -274,6 +277,46 @@ func FromGinkgo(r types.Report, subject string, selected func(labels []string) b
 		run.Checks = append(run.Checks, c)
 	}
 	return run
+}
+
+// timedOut says what Ginkgo's "A spec timeout occurred" leaves out: which
+// bound the check ran past, after how long, and where in acpconform's code
+// it was waiting, so that a subject too slow for the bound is told from a
+// subject that stopped answering.
+func timedOut(s types.SpecReport) string {
+	msg := fmt.Sprintf(": the check ran past its bound in all after %s (--scenario-timeout, plus --startup-timeout for its subject's start: a subject that is slow but correct wants them wider)", seconds(s.RunTime))
+	// The deepest frame of ours says what it waited for; the deepest of
+	// the scenarios, which step of the check that was.
+	var frames []string
+	for _, call := range s.Failure.ProgressReport.SpecGoroutine().Stack {
+		rel, ours := strings.CutPrefix(call.Filename, sourceRoot+"/")
+		if !ours {
+			continue
+		}
+		scenario := strings.HasPrefix(rel, "scenarios/")
+		if len(frames) == 0 || scenario {
+			frames = append(frames, fmt.Sprintf("%s (%s:%d)", shortFunction(call.Function), rel, call.Line))
+		}
+		if scenario {
+			break
+		}
+	}
+	if len(frames) == 0 {
+		return msg
+	}
+	return msg + "; it was waiting in " + strings.Join(frames, ", called from ")
+}
+
+// shortFunction is a stack frame's function without its module path and
+// arguments: scenarios.(*env).receive.
+func shortFunction(f string) string {
+	if i := strings.LastIndex(f, "("); i > 0 && strings.HasSuffix(f, ")") {
+		f = f[:i]
+	}
+	if i := strings.LastIndex(f, "/"); i >= 0 {
+		f = f[i+1:]
+	}
+	return f
 }
 
 // DidNotStart reports whether a check's subject did not start in time, so

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	goruntime "runtime"
 	"strings"
 	"testing"
@@ -505,4 +506,39 @@ func TestStateDifferences(t *testing.T) {
 	if d := reports.StateDifferences(a, a); len(d) > 0 {
 		t.Errorf("a run differs from itself: %v", d)
 	}
+}
+
+// TestATimedOutCheckSaysWhy: Ginkgo's "A spec timeout occurred" alone does
+// not tell a slow subject from a silent one; the failure names the bound,
+// the time and where the check was waiting.
+func TestATimedOutCheckSaysWhy(t *testing.T) {
+	s := spec("CLI: clients", "answers the default", types.SpecStateTimedout, labels("CLI-2", "MUST"), "A spec timeout occurred")
+	s.RunTime = 61 * time.Second
+	s.Failure.ProgressReport = types.ProgressReport{
+		CurrentNodeType: types.NodeTypeIt,
+		Goroutines: []types.Goroutine{{IsSpecGoroutine: true, Stack: []types.FunctionCall{
+			{Function: "runtime.gopark(0x1)", Filename: "/usr/local/go/src/runtime/proc.go", Line: 435},
+			{Function: "github.com/acpconform/acpconform/mocks/peer.(*State).await(0x39c4, {0xe5fc})", Filename: sourceFile(t, "mocks/peer/state.go"), Line: 66},
+			{Function: "github.com/acpconform/acpconform/mocks/peer.(*State).Wait(0x39c4)", Filename: sourceFile(t, "mocks/peer/state.go"), Line: 90},
+			{Function: "github.com/acpconform/acpconform/scenarios.(*env).advertisesForm(0x1)", Filename: sourceFile(t, "scenarios/cli.go"), Line: 399},
+			{Function: "github.com/acpconform/acpconform/scenarios.(*env).clientChecks.func1()", Filename: sourceFile(t, "scenarios/cli.go"), Line: 38},
+		}}},
+	}
+	got := run(types.Report{SpecReports: types.SpecReports{s}}).Checks[0].Failure
+	for _, want := range []string{
+		"A spec timeout occurred: the check ran past its bound in all after 61.00s (--scenario-timeout, plus --startup-timeout",
+		"it was waiting in peer.(*State).await (mocks/peer/state.go:66), called from scenarios.(*env).advertisesForm (scenarios/cli.go:399)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the failure of a timed-out check does not say %q:\n%s", want, got)
+		}
+	}
+}
+
+// sourceFile is the absolute path of a file of this repository, as a
+// stack trace of a binary built here names it.
+func sourceFile(t *testing.T, rel string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0) // .../reports/reports_test.go, trimmed as the package's own paths are
+	return filepath.Join(filepath.Dir(filepath.Dir(file)), rel)
 }
