@@ -158,7 +158,7 @@ func commands(c Check) string {
 		lines = append(lines, elide.Head(c.Again, 2000))
 	}
 	if r := rule(c); r != "" {
-		lines = append(lines, "acpconform explain "+elide.Head(r, 100))
+		lines = append(lines, ExplainLine(elide.Head(r, 100)))
 	}
 	if len(lines) == 0 {
 		return "acpconform list"

@@ -35,7 +35,7 @@ func (d Diff) Annotations() []string {
 			msg = append(msg, "run it again: "+h.Again)
 		}
 		if r := rule(h); r != "" {
-			msg = append(msg, "the rule: acpconform explain "+r)
+			msg = append(msg, "the rule: "+ExplainLine(r))
 		}
 		cmd := annotation{props: [][2]string{{"title", "acpconform: new failure " + h.Key()}}, message: msg}
 		if h.Must() {

@@ -67,7 +67,6 @@ type htmlCheck struct {
 
 type htmlFailure struct {
 	htmlCheck
-	Word     string // FAILED, INTERRUPTED, COULD NOT RUN, KNOWN FAILURE
 	Failure  string // escaped and bounded
 	Stderr   string
 	Diagram  *diagram // nil without a transcript, or past the page's budget
@@ -101,7 +100,7 @@ func WriteHTML(w io.Writer, r Run, areas []string) error {
 		if !hc.HasFailure {
 			continue
 		}
-		f := htmlFailure{htmlCheck: hc, Word: "FAILED",
+		f := htmlFailure{htmlCheck: hc,
 			Failure: elide.Escape(elide.Head(strings.TrimSpace(c.Failure), maxHTMLFailure)),
 			Stderr:  elide.Escape(elide.Tail(c.Diagnostics, maxHTMLStderr)),
 		}
@@ -113,14 +112,6 @@ func WriteHTML(w io.Writer, r Run, areas []string) error {
 				d := readDiagram(c.Transcript, c.Role, c.Failure)
 				f.Diagram = &d
 			}
-		}
-		switch {
-		case c.Known != "":
-			f.Word = "KNOWN FAILURE"
-		case c.State == StateInterrupted:
-			f.Word = "INTERRUPTED"
-		case c.State == StateError:
-			f.Word = "COULD NOT RUN"
 		}
 		for _, rule := range c.Rules {
 			f.Explains = append(f.Explains, ExplainLine(rule))

@@ -90,6 +90,20 @@ type Check struct {
 // timed out, interrupted).
 func (c Check) Failed() bool { return c.State == StateFailed || c.State == StateInterrupted }
 
+// Word is how the reports head a check that did not pass: FAILED, KNOWN
+// FAILURE (failed, and in the baseline), INTERRUPTED or COULD NOT RUN.
+func (c Check) Word() string {
+	switch {
+	case c.Known != "":
+		return "KNOWN FAILURE"
+	case c.State == StateInterrupted:
+		return "INTERRUPTED"
+	case c.State == StateError:
+		return "COULD NOT RUN"
+	}
+	return "FAILED"
+}
+
 // Ran reports whether the check ran to a verdict of its own.
 func (c Check) Ran() bool { return c.State == StatePassed || c.State == StateFailed }
 

@@ -299,16 +299,7 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 	}
 	for _, cause := range newFirst(Causes(checks)) {
 		c := cause.Checks[0]
-		word := "FAILED"
-		switch {
-		case c.Known != "":
-			word = "KNOWN FAILURE"
-		case c.State == StateInterrupted:
-			word = "INTERRUPTED"
-		case c.State == StateError:
-			word = "COULD NOT RUN"
-		}
-		fmt.Fprintf(&b, "\n**%s** %s\n\n", word, mdHeading(c))
+		fmt.Fprintf(&b, "\n**%s** %s\n\n", c.Word(), mdHeading(c))
 		if c.Known != "" {
 			fmt.Fprintf(&b, "Known failure: %s\n\n", mdText(elide.Head(c.Known, 1000)))
 		}

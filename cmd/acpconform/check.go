@@ -636,14 +636,9 @@ const (
 // command that runs it again, instead of repeating all that for each.
 func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bool) {
 	ch := cause.Checks[0]
-	word := "FAILED"
-	switch {
-	case ch.Known != "":
-		word = "KNOWN"
-	case ch.State == reports.StateInterrupted:
-		word = "INTERRUPTED"
-	case ch.State == reports.StateError:
-		word = "COULD NOT RUN"
+	word := ch.Word()
+	if ch.Known != "" {
+		word = "KNOWN" // the next line says "known failure: REASON"
 	}
 	// b goes to c.stdout, which escapes control characters; a text of
 	// one line goes on one line, a text of several is indented.
