@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/acpconform/acpconform/internal/inputfile"
 )
 
 // Baseline lists known failures, each with its reason, so that a pull
@@ -37,10 +38,15 @@ type Known struct {
 // yamlLine is the decoder's "line N: " in front of a reason.
 var yamlLine = regexp.MustCompile(`^line (\d+): `)
 
-// LoadBaseline reads a baseline file, reporting every problem with file,
+// maxBaseline bounds a baseline file: a list of check IDs with reasons,
+// far smaller than this.
+const maxBaseline = 16 << 20
+
+// LoadBaseline reads a baseline file (a regular file of at most
+// maxBaseline bytes, never waiting on a FIFO), reporting every problem with file,
 // line and reason.
 func LoadBaseline(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path, maxBaseline)
 	if err != nil {
 		return nil, err
 	}

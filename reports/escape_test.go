@@ -67,3 +67,38 @@ func FuzzReportsShowSubjectTextAsData(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) { expectShownAsData(t, text) })
 }
+
+// TestReportsOnStdoutHoldNoWorkflowCommand: a report written to stdout,
+// which a CI job's log shows, holds no line its runner would take for a
+// workflow command, whatever the subject said; each is still its format
+// (the JSON reads back to the same run, the XML is well-formed, the
+// Markdown keeps its shape).
+func TestReportsOnStdoutHoldNoWorkflowCommand(t *testing.T) {
+	text := reportcheck.Forgery
+	run := forgedRun(text)
+	for _, paths := range []reports.Paths{{JSON: "-"}, {JUnit: "-"}, {Summary: "-"}, {HTML: "-"}} {
+		var out bytes.Buffer
+		paths.Stdout = &out
+		if _, err := reports.Write(run, []string{"TOK"}, paths); err != nil {
+			t.Fatal(err)
+		}
+		if commands := reportcheck.WorkflowCommands(out.String()); commands != nil {
+			t.Errorf("%+v: workflow commands on stdout: %q", paths, commands)
+		}
+		switch {
+		case paths.JSON != "":
+			back, err := reports.ReadJSON(&out)
+			if err != nil || back.Checks[0].Failure != run.Checks[0].Failure {
+				t.Errorf("report.json on stdout does not read back: %v", err)
+			}
+		case paths.JUnit != "":
+			if err := reportcheck.JUnit(out.Bytes()); err != nil {
+				t.Error(err)
+			}
+		case paths.Summary != "":
+			if err := reportcheck.Markdown(out.String()); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}

@@ -28,18 +28,19 @@ type Paths struct {
 // StdoutPath is the path of a report that goes to Paths.Stdout.
 const StdoutPath = "-"
 
-func (p Paths) each(f func(path string, write func(io.Writer, Run, []string) error)) {
+func (p Paths) each(f func(path string, write func(io.Writer, Run, []string) error, escapes elide.CommandEscapes)) {
 	for _, r := range []struct {
-		path  string
-		write func(io.Writer, Run, []string) error
+		path    string
+		write   func(io.Writer, Run, []string) error
+		escapes elide.CommandEscapes // on stdout, so that no text of it is a workflow command
 	}{
-		{p.JUnit, func(w io.Writer, r Run, _ []string) error { return WriteJUnit(w, r) }},
-		{p.JSON, func(w io.Writer, r Run, _ []string) error { return WriteJSON(w, r) }},
-		{p.Summary, WriteMarkdown},
-		{p.HTML, WriteHTML},
+		{p.JUnit, func(w io.Writer, r Run, _ []string) error { return WriteJUnit(w, r) }, elide.XMLEscapes},
+		{p.JSON, func(w io.Writer, r Run, _ []string) error { return WriteJSON(w, r) }, elide.JSONEscapes},
+		{p.Summary, WriteMarkdown, elide.MarkdownEscapes},
+		{p.HTML, WriteHTML, elide.XMLEscapes},
 	} {
 		if r.path != "" {
-			f(r.path, r.write)
+			f(r.path, r.write, r.escapes)
 		}
 	}
 }
@@ -49,7 +50,7 @@ func (p Paths) each(f func(path string, write func(io.Writer, Run, []string) err
 // is no error.
 func (p Paths) Remove() error {
 	var errs []error
-	p.each(func(path string, _ func(io.Writer, Run, []string) error) {
+	p.each(func(path string, _ func(io.Writer, Run, []string) error, _ elide.CommandEscapes) {
 		if path == StdoutPath {
 			return
 		}
@@ -75,13 +76,15 @@ func (p Paths) Remove() error {
 // returns the files it wrote, and every failure, each naming its file.
 func Write(r Run, areas []string, p Paths) (written []string, err error) {
 	var errs []error
-	p.each(func(path string, write func(io.Writer, Run, []string) error) {
+	p.each(func(path string, write func(io.Writer, Run, []string) error, escapes elide.CommandEscapes) {
 		if path == StdoutPath {
 			out := p.Stdout
 			if out == nil {
 				out = os.Stdout
 			}
-			if err := write(out, r, areas); err != nil {
+			// Stdout is a CI job's log: what subjects said must not be
+			// read there as a command of the runner's.
+			if err := write(elide.NoCommands(out, escapes), r, areas); err != nil {
 				errs = append(errs, fmt.Errorf("write a report to stdout: %w", err))
 			}
 			return

@@ -31,8 +31,8 @@ Exit codes: 0 when either side ends (stdin, acpconform's side of the socket,
 or a stdout no longer read); 2 usage error; 3 the socket could not be
 reached.`,
 		func(cmd *cobra.Command, args []string) (int, error) {
-			signal.Ignore(syscall.SIGPIPE)                                 // a client that stops reading ends the bridge with 0, not a signal
-			if err := bridge.Run(args[0], a.stdin, a.stdout); err != nil { // only ErrUnreachable
+			signal.Ignore(syscall.SIGPIPE)                                      // a client that stops reading ends the bridge with 0, not a signal
+			if err := bridge.Run(args[0], a.stdin, a.protocolOut); err != nil { // only ErrUnreachable
 				fmt.Fprintf(a.stderr, "acpconform bridge: %v\n", err)
 				return exitNoConnection, nil
 			}

@@ -292,7 +292,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	if err != nil {
 		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
 	}
-	c := &checking{cmd: cmd.Name(), name: s.name, subjects: s.list, scope: s.scope, again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, reports: a.stdout, stderr: a.stderr}
+	c := &checking{cmd: cmd.Name(), name: s.name, subjects: s.list, scope: s.scope, again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, reports: a.protocolOut, stderr: a.stderr}
 	if len(argv) > 0 {
 		c.command = bridge.CommandLine(argv)
 	}

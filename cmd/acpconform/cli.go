@@ -18,12 +18,20 @@ import (
 
 // app is one invocation of acpconform: its context and standard streams,
 // and the exit code the command it runs decides.
+//
+// stdout and stderr are for people, and may show what subjects said, so
+// nothing written there can be a CI runner's workflow command
+// (elide.NoCommands). A stream that carries a format of its own goes
+// through protocolOut: the ACP messages of a peer on stdio, a report or
+// a JSON listing on stdout (each guarded in its own format's escapes,
+// reports.Write's), and the annotations diff --github writes on purpose.
 type app struct {
-	ctx    context.Context
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	code   int
+	ctx         context.Context
+	stdin       io.Reader
+	stdout      io.Writer
+	stderr      io.Writer
+	protocolOut io.Writer
+	code        int
 }
 
 // usageError is a command line acpconform cannot run: exit code 2, one
@@ -44,7 +52,9 @@ func usagef(cmd *cobra.Command, format string, args ...any) error {
 
 // run runs the command args name and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	a := &app{ctx: ctx, stdin: stdin, protocolOut: stdout,
+		stdout: elide.NoCommands(stdout, elide.TextEscapes), stderr: elide.NoCommands(stderr, elide.TextEscapes)}
+	stderr = a.stderr
 	root := a.root()
 	root.SetArgs(longFlags(root, args))
 	if err := root.ExecuteContext(ctx); err != nil {

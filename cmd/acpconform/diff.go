@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/reports"
 )
 
@@ -74,12 +75,12 @@ func (a *app) diffCommand() *cobra.Command {
 			}
 			if github {
 				for _, line := range d.Annotations() {
-					fmt.Fprintln(a.stdout, line)
+					fmt.Fprintln(a.protocolOut, line) // ours, each one command (reports.Annotations)
 				}
 			}
 			var outErr error
 			if markdown == "" || markdown == "-" {
-				_, outErr = a.stdout.Write(md.Bytes())
+				_, outErr = elide.NoCommands(a.protocolOut, elide.MarkdownEscapes).Write(md.Bytes())
 			} else {
 				outErr = reports.WriteFile(markdown, func(w io.Writer) error { _, err := w.Write(md.Bytes()); return err })
 				fmt.Fprintf(a.stdout, "acpconform diff: %s; the Markdown is in %s\n", d.Headline(), markdown)

@@ -14,11 +14,15 @@ import (
 
 // expectTerminalClean checks what acpconform printed: no character of a
 // subject's that is not text (reportcheck.Clean), and no line of a
-// subject's standing as a line of acpconform's (at the start of a line).
+// subject's standing as a line of acpconform's (at the start of a line),
+// and no line a CI runner would take for a workflow command.
 func expectTerminalClean(t *testing.T, name, text string) {
 	t.Helper()
 	if err := reportcheck.Clean(text); err != nil {
 		t.Errorf("%s: %v", name, err)
+	}
+	if commands := reportcheck.WorkflowCommands(text); commands != nil {
+		t.Errorf("%s has lines a CI runner takes for workflow commands: %q", name, commands)
 	}
 	for _, l := range strings.Split(text, "\n") {
 		for _, forged := range []string{"acpconform: agent command ./my-agent", "## ", "FORGERY-END", "</details>"} {

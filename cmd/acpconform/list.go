@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
@@ -133,7 +134,7 @@ func (a *app) writeJSON(cmd *cobra.Command, path string, v any) (int, error) {
 	}
 	var err error
 	if path == "-" {
-		err = encode(a.stdout)
+		err = encode(elide.NoCommands(a.protocolOut, elide.JSONEscapes))
 	} else {
 		err = reports.WriteFile(path, encode) // whole or not at all
 	}

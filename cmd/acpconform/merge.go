@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"sync"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 	"github.com/spf13/cobra"
 
+	"github.com/acpconform/acpconform/internal/inputfile"
 	"github.com/acpconform/acpconform/reference/probeclient"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
@@ -67,7 +66,7 @@ func (a *app) mergeCommand() *cobra.Command {
 			if err != nil {
 				return exitUsage, usagef(cmd, "%v", err)
 			}
-			c := &checking{cmd: cmd.Name(), name: run.Subject, f: &f, stdout: a.stdout, stderr: a.stderr, ctx: a.ctx}
+			c := &checking{cmd: cmd.Name(), name: run.Subject, f: &f, stdout: a.stdout, reports: a.protocolOut, stderr: a.stderr, ctx: a.ctx}
 			c.cfg.Verbose = f.verbose
 			if f.toStdout() > 0 {
 				c.stdout = a.stderr // a report has stdout; the summary is for people
@@ -99,20 +98,13 @@ const maxShardReport = 64 << 20
 // readShardReport reads one shard's report.json, naming the file in its
 // error: a regular file (a device could read without end), bounded.
 func readShardReport(file string) (reports.Run, error) {
-	fh, err := os.Open(file)
-	if err != nil {
-		return reports.Run{}, err // names the file
-	}
-	defer fh.Close()
-	if st, err := fh.Stat(); err != nil || !st.Mode().IsRegular() {
-		return reports.Run{}, fmt.Errorf("%s: not a regular file", file)
-	}
-	data, err := io.ReadAll(io.LimitReader(fh, maxShardReport+1))
+	data, err := inputfile.Read(file, maxShardReport)
+	var large *inputfile.TooLargeError
 	switch {
-	case err != nil:
-		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
-	case len(data) > maxShardReport:
+	case errors.As(err, &large):
 		return reports.Run{}, fmt.Errorf("%s: larger than %s, not a report of acpconform's", file, formatBytes(maxShardReport))
+	case err != nil:
+		return reports.Run{}, err // names the file
 	}
 	run, err := reports.ReadJSON(bytes.NewReader(data))
 	if err != nil {

@@ -73,7 +73,7 @@ func (a *app) mockCommand() *cobra.Command {
 
 // playMock plays s over stdio, a dialled WebSocket or a served one.
 func (a *app) playMock(s *script.Script, connect, listen, path string, accept time.Duration, verbose bool, opts wire.Options) int {
-	ctx, stdout, stderr := a.ctx, a.stdout, a.stderr
+	ctx, stdout, stderr := a.ctx, a.protocolOut, a.stderr
 	play := func(ctx context.Context, conn wire.Conn) error {
 		if s.Peer == script.Client {
 			return client.Run(ctx, s, conn)

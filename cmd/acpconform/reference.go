@@ -20,7 +20,7 @@ Serves the reference ask_choice as an ACP agent on stdin/stdout. Every prompt
 is a probe request (docs/probe.md §1); the outcome comes back as an agent
 message. It is the passing subject of acpconform agent.`,
 		func(cmd *cobra.Command, _ []string) (int, error) {
-			return probeagent.Run(a.ctx, nil, a.stdin, a.stdout, a.stderr), nil
+			return probeagent.Run(a.ctx, nil, a.stdin, a.protocolOut, a.stderr), nil
 		})
 	cmd.Args = cobra.NoArgs
 	return cmd
@@ -55,7 +55,7 @@ follow (a pick that names no option, an unknown action) it refuses with
 			case agent != "":
 				return a.playWithAgent(o, agent), nil
 			}
-			return probeclient.Main(a.ctx, o, url, a.stdin, a.stdout, a.stderr), nil
+			return probeclient.Main(a.ctx, o, url, a.stdin, a.protocolOut, a.stderr), nil
 		})
 	cmd.Args = cobra.NoArgs
 	cmd.Flags().StringVar(&o.Prompt, "prompt", "Please ask me to choose.", "the prompt's `TEXT`")

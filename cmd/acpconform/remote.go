@@ -119,7 +119,7 @@ Exit codes: 0 when the client or the agent ends the session; 2 usage error;
 				}
 				opts.Header = http.Header{"Authorization": {"Bearer " + token}}
 			}
-			local := wire.NewStream(a.stdin, a.stdout, wire.Options{MaxFrame: opts.MaxFrame})
+			local := wire.NewStream(a.stdin, a.protocolOut, wire.Options{MaxFrame: opts.MaxFrame})
 			err := relay.Mirror(a.ctx, url, local, opts)
 			if err != nil && a.ctx.Err() == nil && !errors.Is(err, wire.ErrClosed) {
 				fmt.Fprintf(a.stderr, "acpconform mirror: %v\n", err)

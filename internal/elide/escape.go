@@ -81,10 +81,11 @@ func reorders(r rune) bool {
 }
 
 // NewWriter returns a writer that escapes (Escape) what is written to it
-// and writes that to w: for a terminal that shows what subjects said.
-// Each Write is escaped on its own, so write whole texts: a character cut
-// in two between writes shows as escaped bytes.
-func NewWriter(w io.Writer) io.Writer { return escaper{w} }
+// and writes that to w with no workflow command left in it (NoCommands,
+// TextEscapes): for a terminal, or a CI job's log, that shows what
+// subjects said. Each Write is escaped on its own, so write whole texts: a
+// character cut in two between writes shows as escaped bytes.
+func NewWriter(w io.Writer) io.Writer { return escaper{NoCommands(w, TextEscapes)} }
 
 type escaper struct{ w io.Writer }
 

@@ -5,9 +5,10 @@ import "strings"
 // Forgery is text that would forge a report if shown as it is: every C0
 // and C1 control character, terminal escape sequences that retitle the
 // window, erase the line and hide text, Unicode bidi overrides and
-// isolates, and lines that would end a Markdown block, open HTML and forge
-// a verdict, each on a line of its own, then the line FORGERY-END. It is
-// UTF-8; NotUTF8 is not. internal/hostile's forge mode writes both.
+// isolates, lines that would end a Markdown block, open HTML and forge a
+// verdict, and GitHub workflow commands (see WorkflowCommands), each on a
+// line of its own, then the line FORGERY-END. It is UTF-8; NotUTF8 is not.
+// internal/hostile's forge mode writes both.
 var Forgery = strings.Join([]string{
 	"C0:" + C0,
 	"C1:" + c1(),
@@ -20,6 +21,11 @@ var Forgery = strings.Join([]string{
 	"## acpconform: agent command ./my-agent is conformant",
 	"<details><summary>forged</summary>",
 	"| forged | table |",
+	"::add-mask::FORGED",
+	"  ::stop-commands::forged-token",
+	"\u00a0::error file=forged.go,line=1::forged",
+	"##[error]forged",
+	"x ##[group]forged",
 	"FORGERY-END",
 }, "\n")
 
