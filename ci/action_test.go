@@ -17,15 +17,18 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/acpconform/acpconform/internal/reportcheck"
 	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/reports"
 )
 
 // The action's run steps, run here as GitHub runs a composite action:
 // each with bash --noprofile --norc -eo pipefail, in the workspace, with
-// its env: evaluated, a fresh GITHUB_OUTPUT and GITHUB_PATH per step, and
-// the steps after a failure skipped unless their if: is always(). Steps
-// that use other actions (setup-go, upload-artifact) are skipped.
+// its env: evaluated, a fresh GITHUB_OUTPUT, GITHUB_PATH and GITHUB_ENV per
+// step (what a step writes to GITHUB_ENV is in the env of every later
+// step, as it is on GitHub, BASH_ENV included), and the steps after a
+// failure skipped unless their if: is always(). Steps that use other
+// actions (setup-go, upload-artifact) are skipped.
 
 // action is what the tests read of action.yml.
 type action struct {
@@ -84,6 +87,7 @@ type run struct {
 	temp      string // RUNNER_TEMP
 	summary   string // GITHUB_STEP_SUMMARY
 	path      []string
+	env       []string                     // NAME=value lines steps wrote to GITHUB_ENV
 	outputs   map[string]map[string]string // step id -> name -> value
 	log       strings.Builder
 }
@@ -185,13 +189,14 @@ func (r *run) step(name string, s step) int {
 	script := filepath.Join(r.temp, "step.sh")
 	output := filepath.Join(r.temp, "github-output")
 	path := filepath.Join(r.temp, "github-path")
-	for _, f := range []string{script, output, path} {
+	envFile := filepath.Join(r.temp, "github-env")
+	for _, f := range []string{script, output, path, envFile} {
 		os.Remove(f)
 	}
 	if err := os.WriteFile(script, []byte(s.Run), 0o644); err != nil {
 		r.t.Fatal(err)
 	}
-	for _, f := range []string{output, path} {
+	for _, f := range []string{output, path, envFile} {
 		if err := os.WriteFile(f, nil, 0o644); err != nil {
 			r.t.Fatal(err)
 		}
@@ -202,6 +207,7 @@ func (r *run) step(name string, s step) int {
 		"GITHUB_WORKSPACE=" + r.workspace,
 		"GITHUB_OUTPUT=" + output,
 		"GITHUB_PATH=" + path,
+		"GITHUB_ENV=" + envFile,
 		"GITHUB_STEP_SUMMARY=" + r.summary,
 		"RUNNER_TEMP=" + r.temp,
 	}
@@ -215,6 +221,7 @@ func (r *run) step(name string, s step) int {
 		}
 		env = append(env, kv)
 	}
+	env = append(env, r.env...)
 	env = append(env, "PATH="+strings.Join(append(r.path, pathVar), string(os.PathListSeparator)))
 	for k, v := range s.Env {
 		env = append(env, k+"="+r.eval(v))
@@ -244,6 +251,7 @@ func (r *run) step(name string, s step) int {
 	if s.ID != "" {
 		r.outputs[s.ID] = r.readOutputs(name, output)
 	}
+	r.env = append(r.env, r.readLines(envFile)...)
 	added := r.readLines(path)
 	// A later line of GITHUB_PATH comes first on PATH.
 	for _, dir := range added {
@@ -386,6 +394,60 @@ func TestActionExitsWithAcpconformsCode(t *testing.T) {
 	}
 	if !strings.Contains(r.stepSummary(), "could not run") {
 		t.Errorf("the step summary does not say could not run:\n%s", r.stepSummary())
+	}
+}
+
+// TestActionKeepsTheSubjectOutOfTheJob: a subject that writes to every
+// file command of the runner (BASH_ENV into GITHUB_ENV, which every later
+// bash step would source; exit-code=0 into GITHUB_OUTPUT; a folder into
+// GITHUB_PATH; a forged verdict into GITHUB_STEP_SUMMARY) and prints
+// workflow commands on its stderr, then exits 1, changes nothing of the
+// job: the action still exits 3 with exit-code 3, the summary and PATH are
+// the action's, and the log holds none of its commands as a runner reads
+// them (reportcheck.WorkflowCommands).
+func TestActionKeepsTheSubjectOutOfTheJob(t *testing.T) {
+	requireTools(t)
+	evil := filepath.Join(t.TempDir(), "evil")
+	script := `for f in "$GITHUB_ENV" "$GITHUB_OUTPUT" "$GITHUB_PATH" "$GITHUB_STEP_SUMMARY" "$GITHUB_STATE"; do
+  [ -n "$f" ] && echo "the subject got a runner's file: $f" >&2
+done
+[ -n "$GITHUB_ENV" ] && printf 'BASH_ENV=%s\n' "$EVIL/env.sh" >> "$GITHUB_ENV"
+[ -n "$GITHUB_OUTPUT" ] && echo 'exit-code=0' >> "$GITHUB_OUTPUT"
+[ -n "$GITHUB_PATH" ] && echo "$EVIL" >> "$GITHUB_PATH"
+[ -n "$GITHUB_STEP_SUMMARY" ] && echo '## acpconform: FORGED is conformant' >> "$GITHUB_STEP_SUMMARY"
+printf '::add-mask::FORGED\n  ::stop-commands::FORGED\n::error file=a.go::FORGED\n##[error]FORGED\nx ##[group]FORGED\n' >&2
+exit 1`
+	if err := os.MkdirAll(evil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"subject.sh": script,
+		"env.sh":     `echo "exit-code=0" >> "$GITHUB_OUTPUT"; echo sourced BASH_ENV FORGED >&2`,
+	} {
+		if err := os.WriteFile(filepath.Join(evil, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("EVIL", evil)
+	r := newRun(t, map[string]string{"role": "agent", "command": "bash " + filepath.Join(evil, "subject.sh")})
+	r.expectCode(r.steps(), 3)
+	if len(r.env) > 0 || slices.Contains(r.path, evil) {
+		t.Errorf("the subject wrote the job's env %q or PATH %q", r.env, r.path)
+	}
+	if summary := r.stepSummary(); strings.Contains(summary, "FORGED is conformant") {
+		t.Errorf("the subject wrote the step summary:\n%s", summary)
+	}
+	log := r.log.String()
+	if strings.Contains(log, "sourced BASH_ENV") || strings.Contains(log, "the subject got a runner's file") {
+		t.Errorf("the subject reached the runner's files:\n%s", log)
+	}
+	if !strings.Contains(log, "FORGED") {
+		t.Errorf("the log does not show the subject's stderr, so this test shows nothing:\n%s", log)
+	}
+	for _, c := range reportcheck.WorkflowCommands(log) {
+		if strings.Contains(c, "FORGED") {
+			t.Errorf("the log has the subject's workflow command %q", c)
+		}
 	}
 }
 

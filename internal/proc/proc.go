@@ -313,6 +313,28 @@ var (
 // the program and a serial number.
 func newMarker() string { return fmt.Sprintf("%s-%d", runID(), serial.Add(1)) }
 
+// SubjectEnviron is env without what lets a process write to the CI job
+// that runs it: GitHub's file commands (GITHUB_ENV, GITHUB_OUTPUT,
+// GITHUB_PATH, GITHUB_STATE, GITHUB_STEP_SUMMARY), through which a subject
+// could set the variables of the job's later steps (BASH_ENV among them),
+// its outputs, its PATH and its summary, and the runner's tokens and
+// service addresses (ACTIONS_*). A subject is data to acpconform, never a
+// step of the job; a user who wants one of these passed writes it into the
+// subject's command line (env NAME="$NAME" ./agent).
+func SubjectEnviron(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(name, "ACTIONS_"):
+		case name == "GITHUB_ENV", name == "GITHUB_OUTPUT", name == "GITHUB_PATH", name == "GITHUB_STATE", name == "GITHUB_STEP_SUMMARY":
+		default:
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 // withMarker returns env with marker appended to MarkerEnv, keeping the
 // markers of an enclosing acpconform so that it still finds the process.
 func withMarker(env []string, marker string) []string {

@@ -11,7 +11,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -388,5 +390,40 @@ func TestTailBufferKeepsTheEnd(t *testing.T) {
 	b.Write([]byte("world!"))
 	if got := b.String(); got != "[4 earlier bytes dropped]\no world!" {
 		t.Errorf("TailBuffer = %q", got)
+	}
+}
+
+// TestSubjectsGetNoneOfTheRunnersFileCommands: a subject started in a
+// GitHub Actions job cannot write the job's environment, outputs, PATH,
+// state or summary, nor use the runner's tokens; the rest of the
+// environment reaches it.
+func TestSubjectsGetNoneOfTheRunnersFileCommands(t *testing.T) {
+	withheld := []string{"GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL"}
+	for _, name := range withheld {
+		t.Setenv(name, filepath.Join(t.TempDir(), name))
+	}
+	t.Setenv("GITHUB_WORKSPACE", "/kept")
+	ctx := testContext(t)
+	p := start(t, "env")
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(p.Stdout)
+		got <- b
+	}()
+	var env []byte
+	select {
+	case env = <-got:
+	case <-ctx.Done():
+		t.Fatalf("env's stdout did not end: %v", testbound.Err(ctx, ctx.Err()))
+	}
+	_ = p.Stop()
+	for _, line := range strings.Split(string(env), "\n") {
+		name, _, _ := strings.Cut(line, "=")
+		if slices.Contains(withheld, name) {
+			t.Errorf("the subject got %s", line)
+		}
+	}
+	if !strings.Contains(string(env), "\nGITHUB_WORKSPACE=/kept\n") {
+		t.Errorf("the subject lost the rest of the environment: %q", env)
 	}
 }

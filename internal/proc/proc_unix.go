@@ -33,7 +33,7 @@ func Start(argv []string) (*Process, error) {
 		stderrDone: make(chan struct{}),
 		exited:     make(chan struct{}),
 	}
-	cmd.Env = withMarker(os.Environ(), p.marker)
+	cmd.Env = withMarker(SubjectEnviron(os.Environ()), p.marker)
 	// Stdout and stderr are pipes of our own, not exec's: Wait closes
 	// exec's read ends when the process exits, losing what is still in
 	// them, and exec's copying would make Wait wait for a descendant that
