@@ -105,10 +105,24 @@ func Compare(base, head Run) Diff {
 	return d
 }
 
-// Broke reports whether head has a new failure of a MUST check: what
-// makes acpconform diff exit 1. A new SHOULD failure is reported, never
-// fatal, as in a run.
-func (d Diff) Broke() bool { return d.NewMust() > 0 }
+// Broke reports whether head has a new failure of a MUST check, or lost
+// the verdict base had (Lost): what makes acpconform diff exit 1. A new
+// SHOULD failure is reported, never fatal, as in a run.
+func (d Diff) Broke() bool { return d.NewMust() > 0 || d.Lost() != "" }
+
+// Lost says how head came to no verdict where base had one, "" when it
+// did not: base checked the subject (conformant or not) and head could
+// not run it, checked nothing, or was interrupted. Such a head has no new
+// failure because it has no result, which is no pass.
+func (d Diff) Lost() string {
+	switch {
+	case d.Base.Verdict != Conformant && d.Base.Verdict != NotConformant:
+		return ""
+	case d.Head.Verdict == CouldNotRun, d.Head.Verdict == NothingChecked, d.Head.Verdict == Interrupted:
+		return fmt.Sprintf("head %s where base was %s", d.Head.Verdict, d.Base.Verdict)
+	}
+	return ""
+}
 
 // NewMust counts the new failures of MUST checks.
 func (d Diff) NewMust() int {
@@ -139,6 +153,9 @@ func (r Run) DuplicateCheck() error {
 // fixed".
 func (d Diff) Headline() string {
 	var parts []string
+	if lost := d.Lost(); lost != "" {
+		parts = append(parts, lost)
+	}
 	switch n := len(d.New); n {
 	case 0:
 		parts = append(parts, "no new failure")

@@ -28,6 +28,10 @@ const maxAnnotation = 1000
 // escapeProperty): none can end the command or start another.
 func (d Diff) Annotations() []string {
 	var errs, warns []string
+	if lost := d.Lost(); lost != "" {
+		a := annotation{props: [][2]string{{"title", "acpconform: no verdict"}}, message: []string{lost + ": " + d.Head.Reason}}
+		errs = append(errs, a.format("error"))
+	}
 	for _, c := range d.New {
 		h := c.Head
 		msg := []string{short(h).Heading(""), stateText(h)}

@@ -42,11 +42,17 @@ last saying how many more; and it appends the Markdown to
 $GITHUB_STEP_SUMMARY when that is set. A run never annotates by itself:
 only a diff knows what is new.
 
+HEAD that could not run, checked nothing or was interrupted, where BASE
+checked the subject, has no new failure only because it has no result:
+the headline says so first, --github annotates it as an ::error, and it
+exits 1.
+
 Exit codes: 0 no new failure of a MUST check; 1 a new failure of a MUST
-check (a new SHOULD failure is reported, never fatal); 2 a usage error,
-such as a file that is not a report.json of this acpconform (named, with
-the line or the reason); 6 the Markdown or the step summary could not be
-written.`
+check (a new SHOULD failure is reported, never fatal), or HEAD with no
+verdict where BASE had one; 2 a usage error, such as a file that is not a
+report.json of this acpconform (named, with the line or the reason), or
+two reports of different catalogues (an agent's and a client's, say); 6
+the Markdown or the step summary could not be written.`
 
 func (a *app) diffCommand() *cobra.Command {
 	var markdown string
@@ -63,6 +69,10 @@ func (a *app) diffCommand() *cobra.Command {
 					return exitUsage, usagef(cmd, "%v", err)
 				}
 				runs[i] = run
+			}
+			if b, h := runs[0].Selection.Catalogue, runs[1].Selection.Catalogue; b != h {
+				return exitUsage, usagef(cmd, "%s is a run of acpconform %s and %s of acpconform %s: diff compares two runs of one catalogue",
+					files[0], b, files[1], h)
 			}
 			d := reports.Compare(runs[0], runs[1])
 			var md bytes.Buffer

@@ -119,7 +119,51 @@ func TestDiffRefusesWhatIsNoReport(t *testing.T) {
 			t.Errorf("diff %s: exit %d, stderr %q, stdout %q; want exit 2 and one line with %q", filepath.Base(tc.file), code, stderr, stdout, tc.want)
 		}
 	}
+	client := good
+	client.Selection = &reports.Selection{Catalogue: "client"}
+	if code, stdout, stderr := diff(t, nil, base, write("client.json", client)); code != exitUsage ||
+		!strings.Contains(stderr, "base.json is a run of acpconform agent and ") || !strings.Contains(stderr, "client.json of acpconform client") || stdout != "" {
+		t.Errorf("an agent's report against a client's: exit %d, stderr %q; want 2 and both catalogues named", code, stderr)
+	}
 	if code, _, stderr := diff(t, nil, base); code != exitUsage || !strings.Contains(stderr, "name two report.json, BASE and HEAD; got 1") {
 		t.Errorf("one file: exit %d, %s", code, stderr)
+	}
+}
+
+// TestDiffOfAHeadWithNoVerdictFails: a HEAD that could not run, checked
+// nothing or was interrupted, where BASE checked the subject, has no new
+// failure and is no pass: the diff exits 1, its heading and an ::error
+// say why. A BASE with no verdict of its own makes no such claim.
+func TestDiffOfAHeadWithNoVerdictFails(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, verdict reports.Verdict, reason string, checks ...reports.Check) string {
+		j := reports.JSON{Acpconform: reports.FormatVersion, Subject: "x", Verdict: verdict, Reason: reason,
+			Selection: &reports.Selection{Catalogue: "agent"}, Checks: checks}
+		data, _ := json.MarshalIndent(j, "", "  ")
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	passed := reports.Check{ID: "TOK-1/a", Name: "a", Level: "MUST", State: reports.StatePassed}
+	base := write("base.json", reports.Conformant, "all passed", passed)
+	for _, head := range []struct {
+		verdict reports.Verdict
+		want    string
+	}{
+		{reports.CouldNotRun, "head could not run where base was conformant"},
+		{reports.NothingChecked, "head nothing checked where base was conformant"},
+		{reports.Interrupted, "head interrupted where base was conformant"},
+	} {
+		file := write("head.json", head.verdict, "it exited with status 1 before it answered initialize")
+		code, stdout, stderr := diff(t, nil, "--github", base, file)
+		if code != 1 || !strings.Contains(stdout, "## acpconform diff: "+head.want) || !strings.Contains(stdout, "::error title=acpconform%3A no verdict::"+head.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 1, the heading and an ::error saying %q", head.verdict, code, stdout, stderr, head.want)
+		}
+	}
+	noRun := write("norun.json", reports.CouldNotRun, "it did not start")
+	if code, stdout, _ := diff(t, nil, noRun, noRun); code != 0 || !strings.Contains(stdout, "no new failure") {
+		t.Errorf("two runs that could not run: exit %d, %q; want 0, nothing lost", code, stdout)
 	}
 }
