@@ -236,7 +236,7 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 		go func() { isolated <- runIsolated(ctx, bin, dir, command, subject) }()
 	}
 	jsonPath, junitPath := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
-	args := append([]string{command, "--json", jsonPath, "--junit", junitPath, "--summary", ""}, subject...)
+	args := append([]string{command, "--json", jsonPath, "--junit", junitPath, "--summary", "", "--html", ""}, subject...)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	out, err := cmd.CombinedOutput()
 	if timeout := testbound.TimedOut(ctx); timeout != nil {
@@ -312,7 +312,8 @@ func onlySES1(failed []reports.Check) bool {
 // a file of its own.
 func runIsolated(ctx context.Context, bin, dir, command string, subject []string) isolatedRun {
 	path := filepath.Join(dir, "isolated.json")
-	cmd := exec.CommandContext(ctx, bin, append([]string{command, "--isolate", "--json", path, "--junit", "", "--summary", ""}, subject...)...)
+	// No report.html: the run beside it writes the reports of this folder.
+	cmd := exec.CommandContext(ctx, bin, append([]string{command, "--isolate", "--json", path, "--junit", "", "--summary", "", "--html", ""}, subject...)...)
 	out, _ := cmd.CombinedOutput()
 	code := cmd.ProcessState.ExitCode()
 	if timeout := testbound.TimedOut(ctx); timeout != nil {

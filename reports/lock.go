@@ -45,7 +45,7 @@ func (e *LockedError) Error() string {
 }
 
 // Lock takes the reports at p for this run: see the package function Lock.
-func (p Paths) Lock() (*FileLock, error) { return Lock(p.JUnit, p.JSON, p.Summary) }
+func (p Paths) Lock() (*FileLock, error) { return Lock(p.JUnit, p.JSON, p.Summary, p.HTML) }
 
 // LockName is the path of the lock file of the file at path: .NAME.lock in
 // its directory.
@@ -72,11 +72,15 @@ func Lock(paths ...string) (*FileLock, error) {
 		}
 		h, err := take(LockName(path))
 		var locked *LockedError
+		var notOurs *notOwnLockError
 		switch {
 		case errors.As(err, &locked):
 			locked.File = path
 			l.Release()
 			return nil, locked
+		case errors.As(err, &notOurs):
+			l.Release()
+			return nil, err
 		case err == nil:
 			l.held = append(l.held, h)
 		}
@@ -90,9 +94,18 @@ func take(path string) (*heldLock, error) {
 		return nil, err
 	}
 	for range 10 { // a lock file removed under us by its last holder: open it anew
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		// Never through a link: a lock file planted as a symbolic or hard
+		// link to another file would have that file truncated.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
 		if err != nil {
+			if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+				return nil, &notOwnLockError{path: path, what: "a symbolic link"}
+			}
 			return nil, err
+		}
+		if what := notOwnLockFile(f); what != "" {
+			f.Close()
+			return nil, &notOwnLockError{path: path, what: what}
 		}
 		ok, err := lockFile(f)
 		if err != nil || !ok {
@@ -112,6 +125,28 @@ func take(path string) (*heldLock, error) {
 		return &heldLock{path: path, f: f}, nil
 	}
 	return nil, fmt.Errorf("lock %s: it was removed under this run again and again", path)
+}
+
+// notOwnLockError is a lock file that may be another file's: a link, or
+// no regular file. acpconform neither writes nor removes it.
+type notOwnLockError struct{ path, what string }
+
+func (e *notOwnLockError) Error() string {
+	return fmt.Sprintf("the lock file %s is %s, which acpconform never writes through: remove it", e.path, e.what)
+}
+
+// notOwnLockFile says why f, just opened as a lock file, may be another
+// file's ("a symbolic link", "a hard link of another file", "no regular
+// file"), "" when it is a lock file's own.
+func notOwnLockFile(f *os.File) string {
+	st, err := f.Stat()
+	switch {
+	case err != nil, !st.Mode().IsRegular():
+		return "no regular file"
+	case links(st) > 1:
+		return "a hard link of another file"
+	}
+	return ""
 }
 
 // stillThere reports whether the file at path is f: its holder removes a

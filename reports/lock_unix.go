@@ -5,11 +5,23 @@ package reports
 import (
 	"errors"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
 const removeWhileHeld = true
+
+// noFollow opens a lock file only when it is no symbolic link.
+const noFollow = unix.O_NOFOLLOW
+
+// links is how many names the file has.
+func links(st os.FileInfo) uint64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(sys.Nlink)
+	}
+	return 1
+}
 
 // lockFile takes an exclusive flock on f without waiting; false when
 // another process holds it.

@@ -9,6 +9,13 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// noFollow is nothing where symbolic links are not followed by open, or
+// cannot be refused by it.
+const noFollow = 0
+
+// links is 1: the file's names are not counted here.
+func links(os.FileInfo) uint64 { return 1 }
+
 const removeWhileHeld = false
 
 // lockFile locks a byte of f far past its end, so that the pid it holds

@@ -62,6 +62,9 @@ func (a *app) diffCommand() *cobra.Command {
 			if len(files) != 2 {
 				return exitUsage, usagef(cmd, "name two report.json, BASE and HEAD; got %d", len(files))
 			}
+			if err := outputIsInput([]string{markdown}, files); err != nil {
+				return exitUsage, usagef(cmd, "%v", err)
+			}
 			var runs [2]reports.Run
 			for i, file := range files {
 				run, err := readDiffReport(file)

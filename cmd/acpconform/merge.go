@@ -52,8 +52,9 @@ func (a *app) mergeCommand() *cobra.Command {
 			if f.toStdout() > 1 {
 				return exitUsage, usagef(cmd, "only one of --junit, --json, --summary and --html can be - (stdout)")
 			}
-			// Every input is read before anything is written: an output
-			// path may name an input.
+			if err := outputIsInput([]string{f.junit, f.json, f.summary, f.htmlPath(), f.writeBaseline}, files); err != nil {
+				return exitUsage, usagef(cmd, "%v", err)
+			}
 			shards := make([]reports.ShardRun, 0, len(files))
 			for _, file := range files {
 				run, err := readShardReport(file)
