@@ -157,6 +157,11 @@ var Relays = []RelayMutant{
 			return [][]byte{frame, invented}
 		}
 	})},
+	{"empty-objects-dropped", "REL-5", "mirror", "REL-5/capabilities-unchanged", frames(func() filter {
+		return chain(sdkDecoded(true), emptyObjectsDropped)
+	})},
+	{"reads-decoded-apart", "REL-1", "command relay", "REL-1/text-survives-both-ways", frames(readsDecodedApart)},
+	{"astral-replaced", "REL-1", "mirror", "REL-1/text-survives-both-ways", frames(func() filter { return astralReplaced })},
 	{"numbers-through-float64", "REL-1", "mirror", "REL-1/numbers-exact-both-ways", frames(func() filter {
 		return func(_ relay.Direction, frame []byte) [][]byte { return [][]byte{asFloat64(frame)} }
 	})},
@@ -168,6 +173,9 @@ var Relays = []RelayMutant{
 var CorrectRelays = []RelayMutant{
 	{"reserialised-mirror", "", "mirror", "", frames(func() filter { return (&reserialiser{}).filter })},
 	{"reserialised-command-relay", "", "command relay", "", frames(func() filter { return (&reserialiser{}).filter })},
+	// Decoded and encoded again through an SDK's types (REL-1, revision 4).
+	{"sdk-defaults-left-out", "", "mirror", "", frames(func() filter { return chain(sdkDecoded(true), (&reserialiser{}).filter) })},
+	{"sdk-defaults-written", "", "command relay", "", frames(func() filter { return sdkDecoded(false) })},
 }
 
 // beyondMiB is a tamper that lets the mirror read frames up to 4 MiB,

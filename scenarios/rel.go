@@ -28,7 +28,7 @@ func (e *env) relChecks() {
 			asked := p.client.awaitN(ctx, "the agent's 3 elicitation/create requests", 3, func(m relMsg) bool { return m.isRequest("elicitation/create") })
 			for _, q := range asked {
 				i := questionIndex(q)
-				expectJSON(fmt.Sprintf("the relay changed the params of the agent's elicitation/create id %d on their way to the client", i), q.Params,
+				expectRelayed(fmt.Sprintf("the relay changed the params of the agent's elicitation/create id %d on their way to the client", i), q.Params,
 					relQuestion(p.session, fmt.Sprintf("Question %d?", i), 3))
 			}
 			for k := len(asked) - 1; k >= 0; k-- {
@@ -36,12 +36,12 @@ func (e *env) relChecks() {
 			}
 			for i := 0; i < 3; i++ {
 				got := p.agent.await(ctx, fmt.Sprintf("an answer to its elicitation/create id %d", i), func(m relMsg) bool { return m.answers(i) })
-				expectJSON(fmt.Sprintf("relay defect: the agent's elicitation/create id %d got another request's answer, or a changed one, with its id", i), got.Result, accept(i))
+				expectRelayed(fmt.Sprintf("relay defect: the agent's elicitation/create id %d got another request's answer, or a changed one, with its id", i), got.Result, accept(i))
 			}
 			done := json.RawMessage(`{"stopReason":"end_turn","_meta":{"acpconform.dev/rel":"prompt"}}`)
 			p.agent.send(ctx, answer(prompt.ID, done))
 			got := p.client.await(ctx, "the answer to its session/prompt (id 2)", func(m relMsg) bool { return m.answers(idPrompt) })
-			expectJSON("the relay changed the agent's answer to session/prompt on its way to the client", got.Result, done)
+			expectRelayed("the relay changed the agent's answer to session/prompt on its way to the client", got.Result, done)
 		})
 
 		e.it("answers-unchanged", "passes accept, decline, cancel and error answers to the agent unchanged", rules("REL-1"), func(ctx SpecContext) {
@@ -71,10 +71,10 @@ func (e *env) relChecks() {
 				got := p.agent.await(ctx, fmt.Sprintf("the client's %s answer to its elicitation/create id %d", a.kind, i+1), func(m relMsg) bool { return m.answers(i + 1) })
 				if a.error != nil {
 					assert(got.Result == nil, "relay defect: the client answered elicitation/create with an error, and the agent received a result %s instead", show(got.Result))
-					expectJSON("relay defect: the relay changed the client's error answer on its way to the agent", got.Error, a.error)
+					expectRelayed("relay defect: the relay changed the client's error answer on its way to the agent", got.Error, a.error)
 				} else {
 					assert(got.Error == nil, "relay defect: the client answered elicitation/create with %s, and the agent received the error %s instead", a.kind, show(got.Error))
-					expectJSON(fmt.Sprintf("relay defect: the relay changed the client's %s answer on its way to the agent", a.kind), got.Result, a.result)
+					expectRelayed(fmt.Sprintf("relay defect: the relay changed the client's %s answer on its way to the agent", a.kind), got.Result, a.result)
 				}
 			}
 		})
@@ -94,7 +94,7 @@ func (e *env) relChecks() {
 			}
 			p.client.send(ctx, answer(q.ID, json.RawMessage(`{"action":"cancel"}`)))
 			got := p.agent.await(ctx, "the client's answer to the cancelled elicitation/create", func(m relMsg) bool { return m.answers(agentID) })
-			expectJSON("the relay changed the client's cancel answer on its way to the agent", got.Result, json.RawMessage(`{"action":"cancel"}`))
+			expectRelayed("the relay changed the client's cancel answer on its way to the agent", got.Result, json.RawMessage(`{"action":"cancel"}`))
 		})
 
 		e.it("client-cancel-request-translated", "passes the client's $/cancel_request to the agent with the id the agent saw", rules("REL-2"), func(ctx SpecContext) {
@@ -128,11 +128,11 @@ func (e *env) relChecks() {
 			params := json.RawMessage(mustJSON(map[string]string{"sessionId": p.session}))
 			p.client.send(ctx, notification("session/cancel", params))
 			got := p.agent.await(ctx, "the client's session/cancel", func(m relMsg) bool { return m.isNotification("session/cancel") })
-			expectJSON("the relay changed session/cancel's params on their way to the agent", got.Params, params)
+			expectRelayed("the relay changed session/cancel's params on their way to the agent", got.Params, params)
 			cancelled := json.RawMessage(`{"stopReason":"cancelled"}`)
 			p.agent.send(ctx, answer(prompt.ID, cancelled))
 			turn := p.client.await(ctx, "the answer to its session/prompt (id 2)", func(m relMsg) bool { return m.answers(idPrompt) })
-			expectJSON("the relay changed the agent's answer to the cancelled session/prompt", turn.Result, cancelled)
+			expectRelayed("the relay changed the agent's answer to the cancelled session/prompt", turn.Result, cancelled)
 		})
 
 		e.it("concurrent-both-ways", "answers requests in flight both ways at once, several for one session, answered out of order, each to its sender", rules("REL-3", "REL-1"), func(ctx SpecContext) {
@@ -155,7 +155,7 @@ func (e *env) relChecks() {
 			}
 			for _, id := range []int{1, 2} {
 				got := p.client.await(ctx, fmt.Sprintf("the answer to its session/new id %d", id), func(m relMsg) bool { return m.answers(id) })
-				expectJSON(fmt.Sprintf("relay defect: the client's session/new id %d (cwd %s) got the answer meant for another request", id, cwd[id]),
+				expectRelayed(fmt.Sprintf("relay defect: the client's session/new id %d (cwd %s) got the answer meant for another request", id, cwd[id]),
 					got.Result, json.RawMessage(mustJSON(map[string]string{"sessionId": "session" + strings.ReplaceAll(cwd[id], "/", "-")})))
 			}
 			a, b := "session-rel-a", "session-rel-b"
@@ -176,7 +176,7 @@ func (e *env) relChecks() {
 			}
 			for i, q := range questions {
 				got := p.agent.await(ctx, fmt.Sprintf("an answer to its elicitation/create id %d", q.id), func(m relMsg) bool { return m.answers(q.id) })
-				expectJSON(fmt.Sprintf("relay defect: the agent's elicitation/create id %d (%q, session %s) got another request's answer, or a changed one",
+				expectRelayed(fmt.Sprintf("relay defect: the agent's elicitation/create id %d (%q, session %s) got another request's answer, or a changed one",
 					q.id, fmt.Sprintf("Question %d?", i), q.session), got.Result, accept(i))
 			}
 			doneFor := func(s string) json.RawMessage {
@@ -186,7 +186,7 @@ func (e *env) relChecks() {
 			p.agent.send(ctx, answer(promptA.ID, doneFor(a)))
 			for id, s := range map[int]string{3: a, 4: b} {
 				got := p.client.await(ctx, fmt.Sprintf("the answer to its session/prompt id %d", id), func(m relMsg) bool { return m.answers(id) })
-				expectJSON(fmt.Sprintf("relay defect: the client's session/prompt id %d (session %s) got the answer meant for another request", id, s), got.Result, doneFor(s))
+				expectRelayed(fmt.Sprintf("relay defect: the client's session/prompt id %d (session %s) got the answer meant for another request", id, s), got.Result, doneFor(s))
 			}
 		})
 
@@ -219,6 +219,15 @@ func (e *env) relChecks() {
 				Caps json.RawMessage `json:"clientCapabilities"`
 			}
 			_ = json.Unmarshal(initReq.Params, &params)
+			// REL-1 lets a relay that decodes and re-encodes leave out what
+			// is at its schema default (fs.writeTextFile: false), never
+			// more.
+			wrap := func(caps json.RawMessage) json.RawMessage {
+				return json.RawMessage(`{"clientCapabilities":` + string(caps) + `}`)
+			}
+			if !absent(params.Caps) && sameUpToDefaults("initialize", "params", wrap(params.Caps), wrap(relCaps)) {
+				return
+			}
 			expectJSON("relay defect: the client's initialize capabilities reached the agent changed", params.Caps, relCaps)
 		})
 
@@ -281,6 +290,9 @@ func (e *env) relChecks() {
 				var changed []string
 				var first error
 				compare := func(what string, got, want json.RawMessage) {
+					if sameRelayed(got, want) {
+						return
+					}
 					if err := sameJSON(what, got, want); err != nil {
 						changed = append(changed, what)
 						first = cmp.Or(first, err)
@@ -321,7 +333,82 @@ func (e *env) relChecks() {
 						len(changed), strings.Join(changed, "\n- "), first))
 				}
 			})
+
+		e.it("text-survives-both-ways", "passes every Unicode code point unchanged both ways, astral ones and characters cut by any read boundary included",
+			rules("REL-1"), func(ctx SpecContext) {
+				p := e.openRelay(ctx)
+				p.client.send(ctx, request(idPrompt, "session/prompt", promptParams(p.session, unicodeText)))
+				req := p.agent.await(ctx, "the client's session/prompt", func(m relMsg) bool { return m.isRequest("session/prompt") || m.Bad != "" })
+				check(sameText("the client's session/prompt, on its way to the agent", promptText(req), unicodeText))
+				p.agent.send(ctx, notification("session/update", chunk(p.session, unicodeText)))
+				got := p.client.await(ctx, "the agent's session/update", func(m relMsg) bool { return m.isNotification("session/update") || m.Bad != "" })
+				check(sameText("the agent's session/update, on its way to the client", chunkText(got), unicodeText))
+				p.agent.send(ctx, request(1, "elicitation/create", relQuestion(p.session, astralQuestion, 2)))
+				q := p.client.await(ctx, "the agent's elicitation/create", func(m relMsg) bool { return m.isRequest("elicitation/create") || m.Bad != "" })
+				check(sameText("the agent's elicitation/create's message, on its way to the client", messageOf(q), astralQuestion))
+			})
 	})
+}
+
+// astralQuestion holds characters beyond U+FFFF, each four bytes of
+// UTF-8 and a surrogate pair in UTF-16: emoji, a mathematical letter, the
+// last code point.
+const astralQuestion = "Deploy 🚀 to 𝔭𝔯𝔬𝔡? 😀👍🏽 \U0010FFFD end"
+
+// unicodeText is about 300 KiB of characters of 2, 3 and 4 bytes of UTF-8
+// (é, €, 😀: 9 bytes a round), so that wherever a relay's reads of 4, 8,
+// 16, 32 or 64 KiB end in the stream, some end falls inside a character:
+// 2^k bytes leave the rounds' starts at residues that no three in a row
+// keep on a character's start.
+var unicodeText = strings.Repeat("é€😀", 300<<10/9)
+
+// sameText fails unless text, what a message carried across the relay,
+// is want, code point for code point (REL-1), and says how it changed.
+func sameText(what, text, want string) error {
+	if d := textDiff(text, want); d != "" {
+		return fmt.Errorf("relay defect: %s arrived changed: %s (REL-1: every code point survives, whatever the read or frame boundaries)", what, d)
+	}
+	return nil
+}
+
+// textDiff says how text differs from want, "" when it does not: where
+// the first changed character is, what it was and what came in its place
+// (U+FFFD for a character decoded in pieces, or one beyond U+FFFF that
+// could not be held).
+func textDiff(text, want string) string {
+	if text == want {
+		return ""
+	}
+	got, sent := []rune(text), []rune(want)
+	i := 0
+	for i < len(got) && i < len(sent) && got[i] == sent[i] {
+		i++
+	}
+	switch {
+	case i == len(sent):
+		return fmt.Sprintf("%d characters more than the %d sent", len(got)-len(sent), len(sent))
+	case i == len(got):
+		return fmt.Sprintf("%d of the %d characters sent", len(got), len(sent))
+	}
+	hint := ""
+	if got[i] == '\uFFFD' {
+		hint = ", the replacement character: the bytes of one character were decoded in pieces (at a read boundary), or a character beyond U+FFFF could not be held"
+	}
+	return fmt.Sprintf("its character %d of %d, %U, came as %U%s", i+1, len(sent), sent[i], got[i], hint)
+}
+
+// promptText is the text of a session/prompt's first text block.
+func promptText(m relMsg) string {
+	var p struct {
+		Prompt []struct {
+			Text string `json:"text"`
+		} `json:"prompt"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	if len(p.Prompt) == 0 {
+		return ""
+	}
+	return p.Prompt[0].Text
 }
 
 // questionIndex is i of an elicitation asking "Question <i>?".

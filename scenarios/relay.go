@@ -46,10 +46,10 @@ func (e *env) relayChecks() {
 			if ex[0].Answer.Error != nil {
 				Fail(fmt.Sprintf("the relay answered the agent's elicitation/create with an error (%v), want the client's answer", ex[0].Answer.Error))
 			}
-			expectJSON("the relay changed the client's answer on its way to the agent", answer, json.RawMessage(`{"action":"accept","content":{"choice":"choice_1"}}`))
+			expectRelayed("the relay changed the client's answer on its way to the agent", answer, json.RawMessage(`{"action":"accept","content":{"choice":"choice_1"}}`))
 			got := mc.Elicitations()
 			assert(len(got) == 1, "the relay passed %d elicitation/create requests to the client, want the agent's one", len(got))
-			expectJSON("the relay changed the agent's elicitation/create on its way to the client", got[0].Request.Params, ex[0].Params)
+			expectRelayed("the relay changed the agent's elicitation/create on its way to the client", got[0].Request.Params, ex[0].Params)
 		})
 	})
 }

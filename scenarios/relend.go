@@ -369,7 +369,7 @@ func (e *env) openRelay(ctx context.Context) *relPair {
 	p, initReq := e.throughRelayRaw(ctx, relCaps)
 	p.agent.send(ctx, answer(initReq.ID, relInitResult))
 	got := p.client.await(ctx, "the answer to its initialize (id 0)", func(m relMsg) bool { return m.answers(idInitialize) })
-	expectJSON("the relay changed the agent's answer to initialize on its way to the client", got.Result, relInitResult)
+	expectRelayed("the relay changed the agent's answer to initialize on its way to the client", got.Result, relInitResult)
 	p.session = p.newSession(ctx, idNewSession, "/rel", "rel-session")
 	return p
 }
@@ -381,11 +381,11 @@ func (p *relPair) newSession(ctx context.Context, id int, cwd, session string) s
 	params := map[string]any{"cwd": cwd, "mcpServers": []any{}}
 	p.client.send(ctx, request(id, "session/new", params))
 	req := p.agent.await(ctx, "the client's session/new", func(m relMsg) bool { return m.isRequest("session/new") })
-	expectJSON("the relay changed session/new's params on their way to the agent", req.Params, json.RawMessage(mustJSON(params)))
+	expectRelayed("the relay changed session/new's params on their way to the agent", req.Params, json.RawMessage(mustJSON(params)))
 	result := json.RawMessage(mustJSON(map[string]string{"sessionId": session}))
 	p.agent.send(ctx, answer(req.ID, result))
 	got := p.client.await(ctx, fmt.Sprintf("the answer to its session/new (id %d)", id), func(m relMsg) bool { return m.answers(id) })
-	expectJSON("the relay changed the agent's answer to session/new on its way to the client", got.Result, result)
+	expectRelayed("the relay changed the agent's answer to session/new on its way to the client", got.Result, result)
 	return session
 }
 
@@ -398,7 +398,7 @@ func (p *relPair) prompt(ctx context.Context, id int, session, text string) relM
 	req := p.agent.await(ctx, "the client's session/prompt for "+session, func(m relMsg) bool {
 		return m.isRequest("session/prompt") && sessionOf(m) == session
 	})
-	expectJSON("the relay changed session/prompt's params on their way to the agent", req.Params, params)
+	expectRelayed("the relay changed session/prompt's params on their way to the agent", req.Params, params)
 	return req
 }
 

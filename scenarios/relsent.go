@@ -136,9 +136,10 @@ func crossed(sent, got relMsg) bool {
 		return false
 	}
 	if sent.Method == "$/cancel_request" {
-		return sameMember(withoutRequestID(sent.Params), withoutRequestID(got.Params))
+		return sameMember(sent.Method, "params", withoutRequestID(sent.Params), withoutRequestID(got.Params))
 	}
-	return sameMember(sent.Params, got.Params) && sameMember(sent.Result, got.Result) && sameMember(sent.Error, got.Error)
+	return sameMember(sent.Method, "params", sent.Params, got.Params) && sameMember(sent.Method, "result", sent.Result, got.Result) &&
+		sameMember(sent.Method, "error", sent.Error, got.Error)
 }
 
 // kindOf is "request", "notification" or "answer".
@@ -152,13 +153,15 @@ func kindOf(m relMsg) string {
 	return "request"
 }
 
-// sameMember compares two members of a message as JSON values; absent
-// and null are the same.
-func sameMember(a, b json.RawMessage) bool {
+// sameMember compares two members (params, result or error) of a message
+// of method as JSON values, as REL-1 does: absent and null are the same,
+// and so is a field at its schema default written or left out
+// (sameUpToDefaults).
+func sameMember(method, member string, a, b json.RawMessage) bool {
 	if absent(a) || absent(b) {
 		return absent(a) && absent(b)
 	}
-	return probe.SameValue(a, b)
+	return sameUpToDefaults(method, member, a, b)
 }
 
 func absent(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
@@ -251,7 +254,7 @@ func relDiff(sent, got relMsg) string {
 		name      string
 		want, got json.RawMessage
 	}{{"params", sent.Params, got.Params}, {"result", sent.Result, got.Result}, {"error", sent.Error, got.Error}} {
-		if sameMember(member.want, member.got) {
+		if sameMember(sent.Method, member.name, member.want, member.got) {
 			continue
 		}
 		if absent(member.got) || absent(member.want) {

@@ -112,6 +112,27 @@ func (e *env) sch() {
 			assert(!def.Exists(), "the agent sent the default %s when no choice is the default, want none (absent, not null or empty)", def.Raw)
 		})
 
+		e.it("text-as-given", "sends the question, labels and descriptions code point for code point: characters beyond U+FFFF, and characters any read boundary cuts",
+			rules("SCH-1", "SCH-3", "SCH-5"), func(ctx SpecContext) {
+				f := e.connect(ctx, formClient).answer(script.Decline())
+				// Over 64 KiB, so that the agent's reads of the probe and its
+				// writes of the form both cut characters, wherever they end.
+				question := astralQuestion + " " + strings.Repeat("é€😀", 8<<10)
+				description := "Deploy to 𝔭𝔯𝔬𝔡 🚀 ✓"
+				req := ask(question, choice("preview", "Preview 👀"), described(choice("production", "𝔓roduction 🏭"), description))
+				Expect(f.probe(ctx, req)).To(BeOutcome(declined))
+				params := f.params()
+				check(agentText("the question (message)", gjson.GetBytes(params, "message").String(), question, "SCH-1"))
+				form, err := script.ReadForm(params)
+				must("reading the form the agent sent", err)
+				labels := form.Labels()
+				assert(len(labels) == 2, "the agent sent %d options, want 2", len(labels))
+				check(agentText("the first label", labels[0], "Preview 👀", "SCH-3"))
+				check(agentText("the second label", labels[1], "𝔓roduction 🏭", "SCH-3"))
+				check(agentText("the second choice's description, in its option's _meta",
+					gjson.GetBytes(params, `requestedSchema.properties.choice.oneOf.1._meta.acpkit\.dev/choice-description`).String(), description, "SCH-5"))
+			})
+
 		e.it("duplicates-as-they-are", "sends duplicate labels and values as they are", rules("SCH-3"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Accept(1))
 			req := ask("Pick", choice("same", "Same"), choice("same", "Same"))
@@ -121,6 +142,16 @@ func (e *env) sch() {
 			expectEqual("the agent sent the labels %s, want them as given, %s", form.Labels(), []string{"Same", "Same"})
 		})
 	})
+}
+
+// agentText fails unless text, what the agent sent, is want, the text the
+// application gave it, code point for code point (rule: exactly as
+// given), and says how it changed.
+func agentText(what, text, want, rule string) error {
+	if d := textDiff(text, want); d != "" {
+		return fmt.Errorf("the agent sent %s changed: %s (%s: exactly as given, every code point, astral ones and those a read boundary cuts included)", what, d, rule)
+	}
+	return nil
 }
 
 // rawJSON is what gjson found, as raw JSON: nil when nothing was found.

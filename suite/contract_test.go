@@ -28,8 +28,8 @@ func TestRegistryReadsTheWholeContract(t *testing.T) {
 	if r := MustLookup("CLI-5"); r.Level != Must || r.Role != ClientRole {
 		t.Errorf("CLI-5 = %+v", r)
 	}
-	if Revision() != "3" {
-		t.Errorf("Revision() = %q, want 3", Revision())
+	if Revision() != "4" {
+		t.Errorf("Revision() = %q, want 4", Revision())
 	}
 	if r := MustLookup("SES-2"); r.Level != Must || r.Role != AgentRole || r.Area != "SES" {
 		t.Errorf("SES-2 = %+v", r)
