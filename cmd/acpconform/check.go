@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -127,6 +128,13 @@ func (f *checkFlags) config(subject suite.Subject, extraFilters ...string) (suit
 func (f *checkFlags) selection(extraFilters ...string) (string, error) {
 	var filters []string
 	if f.labelFilter != "" {
+		// Parsed alone first, so that an error names what the user wrote,
+		// not the filter it joins.
+		if _, err := types.ParseLabelFilter(f.labelFilter); err != nil {
+			// Ginkgo's message repeats the filter before the reason.
+			reason := strings.TrimSpace(strings.TrimPrefix(plainGinkgoError(err), strings.Join(strings.Fields(f.labelFilter), " ")))
+			return "", fmt.Errorf("--label-filter %s: %s", elide.Head(strconv.Quote(f.labelFilter), 200), reason)
+		}
 		filters = append(filters, "("+f.labelFilter+")")
 	}
 	if len(f.ids) > 0 {
@@ -203,14 +211,19 @@ func checkGlob(glob string) (string, error) {
 	return b.String(), nil
 }
 
-// plainGinkgoError is a Ginkgo error's message without its colour codes.
+// plainGinkgoError is a Ginkgo error's message without its colour codes
+// and its formatter's markup ({{red}}, {{/}}), which it leaves in a label
+// filter's error to mark where the parse stopped.
 func plainGinkgoError(err error) string {
 	msg := err.Error()
 	if ge, ok := err.(types.GinkgoError); ok {
 		msg = ge.Message
 	}
-	return strings.Join(strings.Fields(stripANSI(msg)), " ")
+	return strings.Join(strings.Fields(ginkgoMarkup.ReplaceAllString(stripANSI(msg), "")), " ")
 }
+
+// ginkgoMarkup is a style tag of Ginkgo's formatter: {{red}}, {{bold}}, {{/}}.
+var ginkgoMarkup = regexp.MustCompile(`\{\{/?[a-z-]*\}\}`)
 
 // stripANSI removes terminal colour sequences.
 func stripANSI(s string) string {

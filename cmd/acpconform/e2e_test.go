@@ -393,7 +393,7 @@ func TestUsageAndCouldNotRun(t *testing.T) {
 		{[]string{"agent", "--url", "ws://127.0.0.1:1/acp/ws", "--token-env", "ACPCONFORM_UNSET_TOKEN"}, nil, 2, "$ACPCONFORM_UNSET_TOKEN is empty or unset"},
 		{[]string{"agent", "--no-probe", "--", "x"}, nil, 2, "--no-probe and --prompt go together"},
 		{[]string{"agent", "--id", "TOK-99", "--", "x"}, nil, 2, `"TOK-99" is not a CONTRACT ID`},
-		{[]string{"agent", "--label-filter", "((", "--", "x"}, nil, 2, "--label-filter"},
+		{[]string{"agent", "--label-filter", "((", "--", "x"}, nil, 2, `--label-filter "((": Mismatched '(' - could not find matching ')'.`},
 		{[]string{"agent", "--promptly-within", "1500ms", "--", "x"}, nil, 2, "--promptly-within 1.5s: the contract's bound is 2s; --promptly-within only raises it"},
 		{[]string{"run", "--promptly-within", "0s"}, nil, 2, "the contract's bound is 2s; --promptly-within only raises it"},
 		{[]string{"client"}, nil, 2, "name the client"},
