@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -520,10 +521,20 @@ func (e *env) sendWholeOrRefused(ctx context.Context, from, to *relEnd, msg any,
 		case <-fromMore:
 		case <-toMore:
 		case <-wait.Done():
-			Fail(fmt.Sprintf("relay defect: the %s sent a %s of %d bytes, and within %s the relay neither passed it on nor refused it with an error or a close: "+
-				"it dropped it without a word", from.side, method, len(params), e.response))
+			Fail(slowRelay(from.side, method, len(params), e.response))
 		}
 	}
+}
+
+// slowRelay is the failure of a message of size bytes that from sent and
+// that nothing followed within bound: only the time decides it, so it says
+// so and names the bound, and calls the relay slow, not broken (one that
+// drops a message without a word looks the same, and a loaded machine can
+// make a correct relay this slow).
+func slowRelay(from, method string, size int, bound time.Duration) string {
+	return fmt.Sprintf("slow: no answer within %s (--response-timeout): the %s sent a %s of %d bytes, and in that time the relay neither passed it on "+
+		"nor refused it with an error or a close. Only the time tells this apart from a relay that drops it without a word: "+
+		"run it again with a larger --response-timeout to tell which", bound, from, method, size)
 }
 
 // relNumbers are numbers a relay must carry by exact value (REL-1):

@@ -2,7 +2,9 @@ package scenarios
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestSameUpToDefaults: a field at its schema default written or left
@@ -51,5 +53,20 @@ func TestSameUpToDefaults(t *testing.T) {
 				t.Errorf("%s: sameUpToDefaults(%s, %s) = %v, want %v", tc.name, order[0], order[1], got, tc.same)
 			}
 		}
+	}
+}
+
+// TestSlowRelayIsNotCalledBroken: a failure that rests on the time alone
+// says it is slow, names the bound and the flag that raises it, and never
+// calls the relay defective (a loaded machine made our own relay this slow).
+func TestSlowRelayIsNotCalledBroken(t *testing.T) {
+	got := slowRelay("agent", "session/update", 1<<20, 5*time.Second)
+	for _, want := range []string{"slow: no answer within 5s (--response-timeout)", "the agent sent a session/update of 1048576 bytes", "larger --response-timeout"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("slowRelay = %q, want it to say %q", got, want)
+		}
+	}
+	if strings.Contains(got, "defect") || strings.HasPrefix(got, "relay") {
+		t.Errorf("slowRelay = %q calls the relay broken", got)
 	}
 }
