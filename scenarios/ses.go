@@ -13,9 +13,10 @@ import (
 )
 
 // sessionsInTurn is how many sessions SES-1's check opens on one
-// connection, one after another: more than an editor's first few, so
-// that an agent that breaks after some count of prompts shows it.
-const sessionsInTurn = 12
+// connection, one after another: the contract's at least 50 (revision 4),
+// more than an editor's first few, so that an agent that breaks after some
+// count of sessions shows it, with --isolate too.
+const sessionsInTurn = 50
 
 // ses: many sessions on one connection, as editors use agents (SES-1,
 // SES-2). Every check of a shared run also checks SES-1 on the side: a
