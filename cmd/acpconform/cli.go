@@ -132,7 +132,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 	root.SetVersionTemplate("acpconform {{.Version}}\n")
 	root.Flags().Bool("version", false, "print acpconform's version and the contract revision it checks") // no -v: that is --verbose
 	root.SetIn(a.stdin)
-	root.SetOut(a.stdout)
+	root.SetOut(a.protocolOut) // cobra's own words (help, --version) and completions, whose last line is ":4"
 	root.SetErr(a.stderr)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageError{cmd: cmd.CommandPath(), err: err}
