@@ -50,6 +50,48 @@ func (c Cause) Note() string {
 	return "this timeout follows an error already seen: " + c.Follows
 }
 
+// Messages lists what the subject said in the cause's checks when they do
+// not all say the same: the last quoted text of each check's reason
+// (where a check quotes the subject's error message, after what it
+// sent), one of each form (its own quotes and words with digits left
+// out), in the run's order; nil when there are fewer than two forms. A cause
+// keeps quoted texts apart only as forms: ACP Kit's TOK-2 failures quote
+// "invalid literal for int()" for most tokens and Python's 4300-digit
+// limit for the longest, which are two things to fix, not one.
+func (c Cause) Messages() []string {
+	var shown []string
+	forms := map[string]bool{}
+	for _, ch := range c.Checks {
+		all := quotedText.FindAllString(elide.Head(ch.Failure, keyBytes), -1)
+		if len(all) == 0 {
+			continue
+		}
+		q := all[len(all)-1]
+		form := normalise(singleQuoted.ReplaceAllString(strings.Trim(q, `"`), "'…'"))
+		if forms[form] {
+			continue
+		}
+		forms[form] = true
+		if len(shown) < maxMessages {
+			shown = append(shown, q)
+		}
+	}
+	if len(forms) < 2 {
+		return nil
+	}
+	return shown
+}
+
+// quotedText is a quoted text of a reason, escapes included.
+var quotedText = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
+
+// singleQuoted is a text in single quotes, as Python's messages quote
+// what they were given.
+var singleQuoted = regexp.MustCompile(`'[^'\n]*'`)
+
+// maxMessages bounds Messages: a cause of many forms shows the first few.
+const maxMessages = 5
+
 // Causes groups the failed, interrupted and errored checks of a run by
 // cause (a check that could not run never shares one with a failure), in
 // the order of each cause's first check.

@@ -377,3 +377,39 @@ func TestACheckThatCouldNotRunIsACauseApart(t *testing.T) {
 		t.Errorf("summary.md does not show the checks that could not run:\n%s", md.String())
 	}
 }
+
+// TestACauseListsTheSubjectsDifferentMessages: TOK-2 failures of one shape
+// whose quoted error messages are of two forms (Python's int() on most
+// tokens, its 4300-digit limit on the longest) stay one cause, and its
+// block lists one message of each form, so that both fixes are seen at
+// once; a cause whose checks quote one form lists none.
+func TestACauseListsTheSubjectsDifferentMessages(t *testing.T) {
+	msg := func(token, said string) reports.Check {
+		return reports.Check{ID: "TOK-2/" + token, Name: token, Area: "TOK", Rules: []string{"TOK-2"}, Level: "MUST", Role: "agent", State: reports.StateFailed,
+			Failure: fmt.Sprintf(`the agent reported an error for the accept of %q, want invalid_response: "ValueError: %s"`, token, said)}
+	}
+	checks := []reports.Check{
+		msg("choice_01", "invalid literal for int() with base 10: '01'"),
+		msg("choice_x", "invalid literal for int() with base 10: 'x'"),
+		msg("choice_5000", "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits"),
+		msg("choice_+1", "invalid literal for int() with base 10: '+1'"),
+	}
+	causes := reports.Causes(checks)
+	if len(causes) != 1 {
+		t.Fatalf("%d causes, want the one", len(causes))
+	}
+	got := causes[0].Messages()
+	if len(got) != 2 || !strings.Contains(got[0], "invalid literal for int()") || !strings.Contains(got[1], "Exceeds the limit (4300 digits)") {
+		t.Errorf("Messages = %q, want one of each form", got)
+	}
+	var md bytes.Buffer
+	if err := reports.WriteMarkdown(&md, reports.Run{Subject: "agent", Verdict: reports.NotConformant, Checks: checks}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "Exceeds the limit (4300 digits)") {
+		t.Errorf("summary.md does not show the second form:\n%s", md.String())
+	}
+	if one := reports.Causes(checks[:2]); one[0].Messages() != nil {
+		t.Errorf("one form: Messages = %q, want none", one[0].Messages())
+	}
+}

@@ -310,6 +310,12 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 		if note := cause.Note(); note != "" {
 			fmt.Fprintf(&b, "\n%s\n", mdText(elide.Head(note, 1000)))
 		}
+		if msgs := cause.Messages(); msgs != nil {
+			b.WriteString("\nIts checks quote the subject saying different things, each maybe a fix of its own:\n\n")
+			for _, m := range msgs {
+				fmt.Fprintf(&b, "- %s\n", mdText(elide.Head(m, 1000)))
+			}
+		}
 		if c.Process != "" {
 			fmt.Fprintf(&b, "\nThe subject's process %s.\n", mdText(c.Process))
 		}

@@ -664,6 +664,12 @@ func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bo
 	if note := cause.Note(); note != "" {
 		fmt.Fprintf(b, "  %s\n", line(elide.Head(note, 1000)))
 	}
+	if msgs := cause.Messages(); msgs != nil {
+		fmt.Fprintf(b, "  its checks quote the subject saying different things, each maybe a fix of its own:\n")
+		for _, m := range msgs {
+			fmt.Fprintf(b, "  - %s\n", line(elide.Head(m, 1000)))
+		}
+	}
 	if ch.Process != "" {
 		fmt.Fprintf(b, "  the subject's process %s\n", line(ch.Process))
 	}
