@@ -38,8 +38,9 @@ type relEntry struct {
 
 // relUnsent counts what one side received that the other did not send.
 type relUnsent struct {
-	n     int
-	shown []string // the first few, described
+	n       int
+	changed int      // of n, changed copies of a message the other side sent
+	shown   []string // the first few, described
 }
 
 // relUnsentShown is how many of them a failure describes.
@@ -97,6 +98,11 @@ func (l *relLedger) arrived(side string, m relMsg) {
 		l.unsent[side] = u
 	}
 	u.n++
+	if m.Bad == "" {
+		if e, ok := l.counterpart(side, m); ok && !e.arrived {
+			u.changed++
+		}
+	}
 	if len(u.shown) < relUnsentShown {
 		u.shown = append(u.shown, l.describe(side, m))
 	}
@@ -276,7 +282,7 @@ func (l *relLedger) unsentFailure() error {
 		if u == nil {
 			continue
 		}
-		s := fmt.Sprintf("the %s received %s the %s did not send", side, plural(u.n, "1 message", fmt.Sprintf("%d messages", u.n)), otherSide(side))
+		s := fmt.Sprintf("the %s received %s", side, u.headline(otherSide(side)))
 		for _, d := range u.shown {
 			s += "\n- " + d
 		}
@@ -289,6 +295,20 @@ func (l *relLedger) unsentFailure() error {
 		return nil
 	}
 	return fmt.Errorf("relay defect: a relay delivers only what the other side sent, whole and unchanged, and %s", strings.Join(parts, "; and "))
+}
+
+// headline says what one side received that other did not send as it
+// sent it: changed copies of what it sent, or what it never sent, or both.
+func (u *relUnsent) headline(other string) string {
+	messages := func(n int) string { return plural(n, "1 message", fmt.Sprintf("%d messages", n)) }
+	switch u.changed {
+	case u.n:
+		return fmt.Sprintf("%s the %s sent, changed on the way", messages(u.n), other)
+	case 0:
+		return fmt.Sprintf("%s the %s did not send", messages(u.n), other)
+	}
+	return fmt.Sprintf("%s the %s did not send as it sent them: %d changed on the way, %d it never sent (invented, copied or in pieces)",
+		messages(u.n), other, u.changed, u.n-u.changed)
 }
 
 // unsentTo counts what side received that the other side did not send.
