@@ -247,7 +247,9 @@ func errorsFollowed(checks []Check) []string {
 		subject := subjectOf(c)
 		first, _, _ := strings.Cut(strings.TrimSpace(c.Failure), "\n")
 		if c.Process == "" && timeout.MatchString(first) {
-			if e, ok := last[subject]; ok {
+			// A client or relay starts afresh for every check: what another
+			// check saw of it is no evidence of this one's cause.
+			if e, ok := last[subject]; ok && sharesProcesses(c) {
 				follows[i] = e
 			} else if e := transcriptError(c.Transcript); e != "" {
 				follows[i] = e + " (earlier in this check)"
@@ -278,6 +280,11 @@ func errorsFollowed(checks []Check) []string {
 	}
 	return follows
 }
+
+// sharesProcesses reports whether c's subject may have carried state into
+// it from an earlier check: an agent's processes serve many checks; a
+// client's or a relay's serve one each.
+func sharesProcesses(c Check) bool { return c.Role != "client" && c.Role != "relay" }
 
 // transcriptError is the last error answer a transcript shows from the
 // subject ("<-"), in a few words: `elicitation/create answered with

@@ -241,6 +241,8 @@ func TestDifferentCausesAreBlocksOfTheirOwn(t *testing.T) {
 // code in a reason, a process that died, an error answer in a
 // transcript; every timeout a -32601 caused names the -32601; other
 // subjects' errors, and errors the harness itself sent, are not named.
+// A relay or a client starts afresh for each check, so its timeouts name
+// only what their own transcript shows, never another check's error.
 func TestTimeoutFollowsAnError(t *testing.T) {
 	relay := func(id, failure string) reports.Check {
 		c := failing(id, failure)
@@ -249,7 +251,11 @@ func TestTimeoutFollowsAnError(t *testing.T) {
 	}
 	const refused = "the relay answered elicitation/create with -32601 itself: its client-facing connection has not opted into the unstable elicitation route"
 	rel := func(id, n, ids string) reports.Check {
-		return relay(id, "the client did not receive the agent's "+n+"elicitation/create requests within 5s; it received "+ids)
+		c := relay(id, "the client did not receive the agent's "+n+"elicitation/create requests within 5s; it received "+ids)
+		// Its own relay refused the agent's request too.
+		c.Transcript = "agent side:\n+0.0001s -> {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"elicitation/create\",\"params\":{}}\n" +
+			"+0.0002s <- {\"jsonrpc\":\"2.0\",\"id\":0,\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}"
+		return c
 	}
 	checks := []reports.Check{
 		relay("REL-4/no-error", "the relay sent a frame of 3 bytes, want none"),
@@ -263,7 +269,7 @@ func TestTimeoutFollowsAnError(t *testing.T) {
 	if got := causeIDs(causes); fmt.Sprint(got) != "[[REL-4/no-error] [RTE-5/relays-elicitation-and-answer] [REL-1/ids-mapped-back REL-3/concurrent-both-ways] [TOK-1/slow]]" {
 		t.Fatalf("causes %v", got)
 	}
-	want := "this timeout follows an error already seen: " + refused + " (in RTE-5/relays-elicitation-and-answer)"
+	want := `this timeout follows an error already seen: elicitation/create answered with error -32601 "Method not found" (earlier in this check)`
 	if got := causes[2].Note(); got != want {
 		t.Errorf("the note of the timeouts after the -32601:\n%s\nwant\n%s", got, want)
 	}
@@ -283,7 +289,8 @@ func TestTimeoutFollowsAnError(t *testing.T) {
 	if err := reports.WriteJSON(&js, r); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(js.String(), `"follows": "`+refused+` (in RTE-5/relays-elicitation-and-answer)"`) {
+	if !strings.Contains(js.String(), `"follows": "elicitation/create answered with error -32601 \"Method not found\" (earlier in this check)"`) ||
+		strings.Contains(js.String(), `(in RTE-5/relays-elicitation-and-answer)`) {
 		t.Errorf("report.json lacks what the timeouts follow:\n%s", js.String())
 	}
 
