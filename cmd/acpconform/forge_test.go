@@ -35,13 +35,14 @@ func expectTerminalClean(t *testing.T, name, text string) {
 
 // TestHostileForgery: a subject that writes reportcheck.Forgery (every
 // control character, terminal escape sequences, bidi overrides, bytes
-// that are not UTF-8, Markdown breakouts) on its stderr and in what it
-// sends: a JSON-RPC error, its outcome, a line that is not JSON. With -v
+// that are not UTF-8, Markdown breakouts, workflow commands) on its stderr
+// and in what it sends: a JSON-RPC error, its outcome, a line that is not
+// JSON, the question and labels of an elicitation/create. With -v
 // the terminal shows its stderr, its transcripts and Ginkgo's report too.
 // The terminal, summary.md, the step summary and junit.xml show all of it
 // escaped, and none of it ends a block, starts a heading or a line.
 func TestHostileForgery(t *testing.T) {
-	for _, how := range []string{"error", "outcome", "not-json"} {
+	for _, how := range []string{"error", "outcome", "not-json", "labels"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			step := filepath.Join(t.TempDir(), "step-summary.md")
@@ -53,6 +54,9 @@ func TestHostileForgery(t *testing.T) {
 			expectTerminalClean(t, "stderr", e.stderr)
 			// Escaped, the subject's words are there: the test saw them.
 			expectIn(t, "the terminal", e.stdout+e.stderr, `\x1b]0;acpconform`, `\x0dacpconform`, `\u202e`, `\xff\xfe`, "FORGERY-END")
+			if how == "labels" { // in the transcript of the question it asked
+				expectIn(t, "the terminal", e.stdout+e.stderr, `"title":"x ##\x5bgroup]forged"`, `"title":"::add-mask::FORGED"`)
+			}
 			if w.summOK {
 				if err := reportcheck.Markdown(w.summary); err != nil {
 					t.Errorf("%v\n%s", err, clip(w.summary, 6000))

@@ -24,6 +24,8 @@ var (
 //	error     an error whose message is the forgery (the default)
 //	outcome   an outcome report whose outcome is the forgery, and end_turn
 //	not-json  a line of notUTF8 and raw control characters
+//	labels    an elicitation/create whose question is the forgery and whose
+//	          labels are its lines, then (the answer read) a declined outcome
 //
 // The forgery goes in its bytes as they are, only what JSON cannot hold
 // escaped. The harness shows it, the end of the process and its stderr.
@@ -45,8 +47,15 @@ func forge(args []string) error {
 			}
 		case "not-json":
 			lines = []string{notUTF8 + " " + reportcheck.C0[1:9] + "\x1b[2K\r"}
+		case "labels":
+			if err := askForged(p, sessionOf(m)); err != nil {
+				return err
+			}
+			if err := p.outcome(m, `{"acpconform":1,"outcome":"declined"}`); err != nil {
+				return err
+			}
 		default:
-			return fmt.Errorf("forge: %q is none of error, outcome and not-json", how)
+			return fmt.Errorf("forge: %q is none of error, outcome, not-json and labels", how)
 		}
 		for _, line := range lines {
 			if err := p.writeLine([]byte(line)); err != nil {
@@ -57,6 +66,28 @@ func forge(args []string) error {
 		os.Exit(1)
 		return nil
 	})
+}
+
+// askForged sends an elicitation/create whose question is the forgery and
+// whose choices are labelled with its lines, and reads on until it is
+// answered (or stdin ends), as an agent that asks waits for its answer.
+func askForged(p *peer, session string) error {
+	var options []string
+	for i, label := range strings.Split(forgery, "\n") {
+		options = append(options, `{"const":"choice_`+strconv.Itoa(i)+`","title":"`+rawJSON(label)+`"}`)
+	}
+	err := p.writeLine([]byte(`{"jsonrpc":"2.0","id":"forged-ask","method":"elicitation/create","params":{"sessionId":"` + session +
+		`","mode":"form","message":"` + rawJSON(forgery) + `","requestedSchema":{"type":"object","properties":{"choice":{"type":"string","title":"` +
+		rawJSON(forgery) + `","oneOf":[` + strings.Join(options, ",") + `]}},"required":["choice"]}}}`))
+	if err != nil {
+		return err
+	}
+	for {
+		m, ok := p.read()
+		if !ok || m.Method == "" && string(m.ID) == `"forged-ask"` {
+			return nil
+		}
+	}
 }
 
 // rawJSON is s as a JSON string's contents with only what JSON cannot hold

@@ -19,11 +19,13 @@
 //	huge-line              answers initialize with one 50 MB line, then reads until EOF
 //	refuse-sessions        answers initialize; answers session/new with -32000 "Authentication required"
 //	never-ask              answers every prompt with a text and end_turn, asking nothing
-//	forge [error|outcome|not-json]
+//	forge [error|outcome|not-json|labels]
 //	                       writes control characters, escape sequences, bidi overrides,
-//	                       bytes that are not UTF-8 and Markdown breakouts (reportcheck.Forgery) on
-//	                       stderr; answers every prompt with them in an error, as its
-//	                       outcome or in a line that is not JSON, and exits 1
+//	                       bytes that are not UTF-8, Markdown breakouts and workflow
+//	                       commands (reportcheck.Forgery) on stderr; answers every prompt
+//	                       with them in an error, as its outcome, in a line that is not
+//	                       JSON or in the question and labels of an elicitation/create
+//	                       (then declines), and exits 1
 //	flood                  on session/prompt sends $HOSTILE_COUNT (12000) session/update
 //	                       notifications of $HOSTILE_SIZE (1 MiB) bytes of text, then reads on
 //	huge-number            answers every probe "accepted" with a 1 MB number as the value
