@@ -145,7 +145,8 @@ func TestDuplicateCheck(t *testing.T) {
 
 // A report's texts are data in the diff: a forged heading, table row or
 // fence, control characters, bytes that are not UTF-8 and pipes stay in
-// their cell, and a workflow command stays one command.
+// their cell, and a workflow command stays one command, with none
+// inside it.
 func TestDiffShowsHostileTextAsData(t *testing.T) {
 	forged := reportcheck.Forgery + "\n" + reportcheck.NotUTF8 + "\n| a | b |\n::error::forged%0A\r\n"
 	hostile := func(state string) reports.Check {
@@ -185,6 +186,9 @@ func TestDiffShowsHostileTextAsData(t *testing.T) {
 		}
 		if !strings.Contains(a, "%25") || reportcheck.Clean(a) != nil {
 			t.Errorf("an annotation is not escaped: %q", a)
+		}
+		if strings.Contains(a, "##[") {
+			t.Errorf("an annotation holds a second workflow command, ##[: %q", a)
 		}
 	}
 }

@@ -81,8 +81,10 @@ type annotation struct {
 }
 
 // format writes the command: ::KIND key=value,...::message. Each text is
-// first made one bounded line (elide.EscapeLine), then escaped as GitHub
-// reads workflow commands.
+// first made one bounded line (elide.EscapeLine) with no workflow command
+// in it (elide.NoCommands: a reader of the older syntax takes "##["
+// anywhere in a line for one), then escaped as GitHub reads workflow
+// commands.
 func (a annotation) format(kind string) string {
 	var b strings.Builder
 	b.WriteString("::" + kind)
@@ -92,14 +94,20 @@ func (a annotation) format(kind string) string {
 		} else {
 			b.WriteByte(',')
 		}
-		b.WriteString(p[0] + "=" + escapeProperty(elide.EscapeLine(elide.Head(p[1], maxAnnotation))))
+		b.WriteString(p[0] + "=" + escapeProperty(annotationText(p[1])))
 	}
 	lines := make([]string, len(a.message))
 	for i, m := range a.message {
-		lines[i] = elide.EscapeLine(elide.Head(m, maxAnnotation))
+		lines[i] = annotationText(m)
 	}
 	b.WriteString("::" + escapeData(strings.Join(lines, "\n")))
 	return b.String()
+}
+
+// annotationText is s as one part of an annotation: one bounded line,
+// its control characters and workflow commands escaped as on a terminal.
+func annotationText(s string) string {
+	return elide.NoCommandsString(elide.EscapeLine(elide.Head(s, maxAnnotation)), elide.TextEscapes)
 }
 
 // escapeData escapes a workflow command's message as GitHub's toolkit

@@ -127,3 +127,74 @@ func TestMergeUsageErrorIsEscaped(t *testing.T) {
 		t.Errorf("stderr is %d lines, want one that names %s and quotes the shard escaped:\n%s", lines+1, file, r.stderr)
 	}
 }
+
+// TestDiffPrintsNoWorkflowCommandButItsOwn: two reports whose every text
+// is the forgery, workflow commands among them (a subject's words, or a
+// tampered report's): what diff prints holds no line GitHub's runner
+// would take for a command (reportcheck.WorkflowCommands) but the
+// annotations of --github, each one line of its own kind with no second
+// command in it, and the forgery is there, escaped.
+func TestDiffPrintsNoWorkflowCommandButItsOwn(t *testing.T) {
+	forgery := reportcheck.Forgery + "\n" + reportcheck.NotUTF8
+	dir := t.TempDir()
+	write := func(name string, verdict reports.Verdict, checks ...reports.Check) string {
+		j := reports.JSON{Acpconform: reports.FormatVersion, Subject: "agent " + forgery, Verdict: verdict, Reason: forgery,
+			Command: forgery, Selection: &reports.Selection{Catalogue: "agent"}, Checks: checks}
+		data, err := json.MarshalIndent(j, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	check := func(id, level, state string) reports.Check {
+		c := reports.Check{ID: id, Name: "TOK: " + forgery, Area: "TOK", Rules: []string{"TOK-2"}, Level: level, Role: "agent", State: state,
+			Again: "acpconform agent --check " + id + " -- " + forgery, Transcript: forgery, Diagnostics: forgery}
+		if state == reports.StateFailed {
+			c.Failure, c.Process = forgery, forgery
+		}
+		return c
+	}
+	base := write("base.json", reports.Conformant, check("TOK-2/must", "MUST", reports.StatePassed), check("TOK-2/should", "SHOULD", reports.StatePassed))
+	head := write("head.json", reports.NotConformant, check("TOK-2/must", "MUST", reports.StateFailed), check("TOK-2/should", "SHOULD", reports.StateFailed))
+	lost := write("lost.json", reports.CouldNotRun)
+	for _, c := range []struct {
+		name        string
+		args        []string
+		annotations int // ours: --github's
+	}{
+		{"--github", []string{"--github", base, head}, 2},
+		{"--github, head could not run", []string{"--github", base, lost}, 1},
+		{"Markdown on stdout", []string{base, head}, 0},
+		{"Markdown to a file", []string{"--markdown", filepath.Join(dir, "diff.md"), base, head}, 0},
+	} {
+		step := filepath.Join(t.TempDir(), "step-summary.md")
+		code, stdout, stderr := diff(t, map[string]string{"GITHUB_STEP_SUMMARY": step}, c.args...)
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", c.name, code, stdout, stderr)
+		}
+		ours := 0
+		for _, cmd := range reportcheck.WorkflowCommands(stdout + "\n" + stderr) {
+			own := strings.HasPrefix(cmd, "::error title=acpconform%3A ") || strings.HasPrefix(cmd, "::warning title=acpconform%3A ")
+			if !own || strings.Contains(cmd, "##[") {
+				t.Errorf("%s: a workflow command not of diff's own: %q", c.name, cmd)
+				continue
+			}
+			ours++
+		}
+		if ours != c.annotations {
+			t.Errorf("%s: %d annotations, want %d:\n%s", c.name, ours, c.annotations, stdout)
+		}
+		shown := `##\[error]forged` // Markdown's escape
+		switch {
+		case c.annotations > 0:
+			shown = `##\x5berror]forged` // one line of the annotation's message
+		case strings.HasPrefix(c.args[0], "--markdown"):
+			shown = "the Markdown is in"
+		}
+		expectIn(t, c.name, stdout, shown)
+	}
+}
