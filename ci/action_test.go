@@ -24,11 +24,22 @@ import (
 
 // The action's run steps, run here as GitHub runs a composite action:
 // each with bash --noprofile --norc -eo pipefail, in the workspace, with
-// its env: evaluated, a fresh GITHUB_OUTPUT, GITHUB_PATH and GITHUB_ENV per
-// step (what a step writes to GITHUB_ENV is in the env of every later
-// step, as it is on GitHub, BASH_ENV included), and the steps after a
+// its env: evaluated, a fresh GITHUB_OUTPUT, GITHUB_PATH, GITHUB_ENV and
+// GITHUB_STATE per step (what a step writes to GITHUB_ENV is in the env of
+// every later step, as it is on GitHub, BASH_ENV included), the runner's
+// tokens and service addresses (runnerTokens), and the steps after a
 // failure skipped unless their if: is always(). Steps that use other
 // actions (setup-go, upload-artifact) are skipped.
+
+// runnerTokens stand for the ACTIONS_* variables GitHub gives each step.
+var runnerTokens = []string{
+	"ACTIONS_RUNTIME_TOKEN=stand-in-runtime-token",
+	"ACTIONS_RUNTIME_URL=https://pipelines.invalid/",
+	"ACTIONS_ID_TOKEN_REQUEST_TOKEN=stand-in-id-token",
+	"ACTIONS_ID_TOKEN_REQUEST_URL=https://token.invalid/",
+	"ACTIONS_CACHE_URL=https://cache.invalid/",
+	"ACTIONS_RESULTS_URL=https://results.invalid/",
+}
 
 // action is what the tests read of action.yml.
 type action struct {
@@ -88,6 +99,7 @@ type run struct {
 	summary   string // GITHUB_STEP_SUMMARY
 	path      []string
 	env       []string                     // NAME=value lines steps wrote to GITHUB_ENV
+	state     []string                     // lines steps wrote to GITHUB_STATE
 	outputs   map[string]map[string]string // step id -> name -> value
 	log       strings.Builder
 }
@@ -190,13 +202,14 @@ func (r *run) step(name string, s step) int {
 	output := filepath.Join(r.temp, "github-output")
 	path := filepath.Join(r.temp, "github-path")
 	envFile := filepath.Join(r.temp, "github-env")
-	for _, f := range []string{script, output, path, envFile} {
+	state := filepath.Join(r.temp, "github-state")
+	for _, f := range []string{script, output, path, envFile, state} {
 		os.Remove(f)
 	}
 	if err := os.WriteFile(script, []byte(s.Run), 0o644); err != nil {
 		r.t.Fatal(err)
 	}
-	for _, f := range []string{output, path, envFile} {
+	for _, f := range []string{output, path, envFile, state} {
 		if err := os.WriteFile(f, nil, 0o644); err != nil {
 			r.t.Fatal(err)
 		}
@@ -208,9 +221,11 @@ func (r *run) step(name string, s step) int {
 		"GITHUB_OUTPUT=" + output,
 		"GITHUB_PATH=" + path,
 		"GITHUB_ENV=" + envFile,
+		"GITHUB_STATE=" + state,
 		"GITHUB_STEP_SUMMARY=" + r.summary,
 		"RUNNER_TEMP=" + r.temp,
 	}
+	env = append(env, runnerTokens...)
 	pathVar := os.Getenv("PATH")
 	for _, kv := range os.Environ() {
 		key, _, _ := strings.Cut(kv, "=")
@@ -252,6 +267,7 @@ func (r *run) step(name string, s step) int {
 		r.outputs[s.ID] = r.readOutputs(name, output)
 	}
 	r.env = append(r.env, r.readLines(envFile)...)
+	r.state = append(r.state, r.readLines(state)...)
 	added := r.readLines(path)
 	// A later line of GITHUB_PATH comes first on PATH.
 	for _, dir := range added {
@@ -400,21 +416,23 @@ func TestActionExitsWithAcpconformsCode(t *testing.T) {
 // TestActionKeepsTheSubjectOutOfTheJob: a subject that writes to every
 // file command of the runner (BASH_ENV into GITHUB_ENV, which every later
 // bash step would source; exit-code=0 into GITHUB_OUTPUT; a folder into
-// GITHUB_PATH; a forged verdict into GITHUB_STEP_SUMMARY) and prints
+// GITHUB_PATH; a forged verdict into GITHUB_STEP_SUMMARY; a line into
+// GITHUB_STATE), keeps its environment for the test to read, prints
 // workflow commands on its stderr, then exits 1, changes nothing of the
-// job: the action still exits 3 with exit-code 3, the summary and PATH are
-// the action's, and the log holds none of its commands as a runner reads
-// them (reportcheck.WorkflowCommands).
+// job: it got none of those variables nor the runner's tokens (ACTIONS_*),
+// the action still exits 3 with exit-code 3, the later steps ran without
+// its BASH_ENV, the summary, state and PATH are the action's, and the log
+// holds none of its commands as a runner reads them
+// (reportcheck.WorkflowCommands).
 func TestActionKeepsTheSubjectOutOfTheJob(t *testing.T) {
 	requireTools(t)
 	evil := filepath.Join(t.TempDir(), "evil")
-	script := `for f in "$GITHUB_ENV" "$GITHUB_OUTPUT" "$GITHUB_PATH" "$GITHUB_STEP_SUMMARY" "$GITHUB_STATE"; do
-  [ -n "$f" ] && echo "the subject got a runner's file: $f" >&2
-done
+	script := `env > "$EVIL/subject.env"
 [ -n "$GITHUB_ENV" ] && printf 'BASH_ENV=%s\n' "$EVIL/env.sh" >> "$GITHUB_ENV"
 [ -n "$GITHUB_OUTPUT" ] && echo 'exit-code=0' >> "$GITHUB_OUTPUT"
 [ -n "$GITHUB_PATH" ] && echo "$EVIL" >> "$GITHUB_PATH"
 [ -n "$GITHUB_STEP_SUMMARY" ] && echo '## acpconform: FORGED is conformant' >> "$GITHUB_STEP_SUMMARY"
+[ -n "$GITHUB_STATE" ] && echo 'FORGED=1' >> "$GITHUB_STATE"
 printf '::add-mask::FORGED\n  ::stop-commands::FORGED\n::error file=a.go::FORGED\n##[error]FORGED\nx ##[group]FORGED\n' >&2
 exit 1`
 	if err := os.MkdirAll(evil, 0o755); err != nil {
@@ -422,7 +440,9 @@ exit 1`
 	}
 	for name, text := range map[string]string{
 		"subject.sh": script,
-		"env.sh":     `echo "exit-code=0" >> "$GITHUB_OUTPUT"; echo sourced BASH_ENV FORGED >&2`,
+		// What each later step would run first, had the subject set
+		// BASH_ENV: the last one would exit 0, the job green.
+		"env.sh": `echo sourced BASH_ENV FORGED >&2; exit 0`,
 	} {
 		if err := os.WriteFile(filepath.Join(evil, name), []byte(text), 0o755); err != nil {
 			t.Fatal(err)
@@ -430,16 +450,33 @@ exit 1`
 	}
 	t.Setenv("EVIL", evil)
 	r := newRun(t, map[string]string{"role": "agent", "command": "bash " + filepath.Join(evil, "subject.sh")})
-	r.expectCode(r.steps(), 3)
-	if len(r.env) > 0 || slices.Contains(r.path, evil) {
-		t.Errorf("the subject wrote the job's env %q or PATH %q", r.env, r.path)
+	code := r.steps()
+
+	subjectEnv, err := os.ReadFile(filepath.Join(evil, "subject.env"))
+	if err != nil || !strings.Contains(string(subjectEnv), "\nEVIL="+evil+"\n") {
+		t.Fatalf("the subject did not run, or without the job's environment, so this test shows nothing (%v):\n%s\n%s", err, subjectEnv, r.log.String())
+	}
+	for _, line := range strings.Split(string(subjectEnv), "\n") {
+		name, _, _ := strings.Cut(line, "=")
+		switch name {
+		case "GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY":
+			t.Errorf("the subject got the runner's file command %s", line)
+		default:
+			if strings.HasPrefix(name, "ACTIONS_") {
+				t.Errorf("the subject got the runner's %s", line)
+			}
+		}
+	}
+	r.expectCode(code, 3)
+	if len(r.env) > 0 || len(r.state) > 0 || slices.Contains(r.path, evil) {
+		t.Errorf("the subject wrote the job's env %q, state %q or PATH %q", r.env, r.state, r.path)
 	}
 	if summary := r.stepSummary(); strings.Contains(summary, "FORGED is conformant") {
 		t.Errorf("the subject wrote the step summary:\n%s", summary)
 	}
 	log := r.log.String()
-	if strings.Contains(log, "sourced BASH_ENV") || strings.Contains(log, "the subject got a runner's file") {
-		t.Errorf("the subject reached the runner's files:\n%s", log)
+	if strings.Contains(log, "sourced BASH_ENV") {
+		t.Errorf("a later step sourced the subject's BASH_ENV:\n%s", log)
 	}
 	if !strings.Contains(log, "FORGED") {
 		t.Errorf("the log does not show the subject's stderr, so this test shows nothing:\n%s", log)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/reference/probeagent"
 	"github.com/acpconform/acpconform/reference/probeclient"
 )
@@ -32,7 +34,8 @@ func (a *app) referenceClientCommand() *cobra.Command {
 	cmd := a.command("reference-client [flags]", "Play the reference client of docs/probe.md §2 on stdio, WebSocket or a spawned agent", `
 Plays the reference client of docs/probe.md §2 on stdin/stdout, against a
 WebSocket agent (--websocket URL), or, as an editor does, against an agent it
-starts (--agent CMD, run by sh -c, its stderr passed on; when the turn ends
+starts (--agent CMD, run by sh -c without the CI runner's file commands and
+tokens, as every subject is, its stderr passed on; when the turn ends
 its stdin is closed and it gets a grace period to exit). It advertises form elicitation, opens a session, sends one
 prompt and answers every elicitation/create as its scripted-user instruction
 ("_meta": {"acpconform/user": {"action": ..., "pick": ...}}) says; without
@@ -78,6 +81,7 @@ func (a *app) playWithAgent(o probeclient.Options, line string) int {
 	log := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	c := exec.Command("sh", "-c", line)
 	c.Stderr = a.stderr
+	c.Env = proc.SubjectEnviron(os.Environ()) // the agent is under test, not a step of a CI job
 	in, err := c.StdinPipe()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "reference-client: %v\n", err)
