@@ -290,6 +290,18 @@ func (w *warningLog) list() []string { // every warning of the process so far, n
 	}`, `	for _, prev := range c.prompts {
 		prev.cancel()
 	}`},
+	// Room for two turns at once, as a pool of two would have: a third
+	// session's prompt ends the others.
+	{"two-turns-at-most", "SES-2", "conn.go", `	if prev := c.prompts[p.SessionId]; prev != nil {
+		prev.cancel()
+	}`, `	if prev := c.prompts[p.SessionId]; prev != nil {
+		prev.cancel()
+	}
+	if len(c.prompts) >= 2 {
+		for _, other := range c.prompts {
+			other.cancel()
+		}
+	}`},
 	{"stdin-end-ignored", "RTE-7", "probeagent/run.go", `	select {
 	case <-conn.Done():
 	case <-ctx.Done():
@@ -344,6 +356,7 @@ var overStdio = map[string][]string{
 	"broken-after-forty-prompts": {"SES-1"},
 	"cancel-ends-every-turn":     {"SES-2"},
 	"prompt-cancels-others":      {"SES-2"},
+	"two-turns-at-most":          {"SES-2"},
 }
 
 // Role is the role the mutated reference plays: a mutant of the reference

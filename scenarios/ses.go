@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -52,47 +53,59 @@ func (e *env) ses() {
 				}
 			})
 
-		e.it("two-pending-answered-in-reverse", "resolves choices pending in two sessions at once with their own answers, answered in reverse order",
+		e.it("three-pending-answered-in-reverse", fmt.Sprintf("resolves choices pending in %d sessions at once with their own answers, answered in reverse order", pendingAtOnce),
 			fresh, rules("SES-2"), func(ctx SpecContext) {
-				p := e.twoPending(ctx)
-				By("answering the second elicitation first")
-				close(p.release[1])
-				must("waiting for the answer to the second elicitation/create", p.f.mc.WaitElicitations(e.wait(ctx), 2))
-				close(p.release[0])
-				for k := range 2 {
+				p := e.pendingSessions(ctx)
+				By("answering the last elicitation first, the first last")
+				for k := pendingAtOnce - 1; k >= 0; k-- {
+					close(p.release[k])
+					must(fmt.Sprintf("waiting for the answer to elicitation/create #%d", k+1), p.f.mc.WaitElicitations(e.wait(ctx), k+1))
+				}
+				for k := range pendingAtOnce {
 					r := p.result(ctx, k)
 					if err := outcomeIs(r.out, accepted(r.index, r.value)); err != nil {
-						Fail(fmt.Sprintf("in %s, whose elicitation/create was answered %s: %v", r.name, []string{"second", "first"}[k], err))
+						Fail(fmt.Sprintf("in %s, whose elicitation/create (#%d to arrive of %d) was answered when those after it were: %v", r.name, k+1, pendingAtOnce, err))
 					}
 				}
 			})
 
-		e.it("cancel-leaves-other-session-pending", "cancelling one session's turn leaves the other session's choice pending",
+		e.it("cancel-leaves-other-session-pending", "cancelling one session's turn leaves the other sessions' choices pending",
 			fresh, rules("SES-2", "RTE-7"), func(ctx SpecContext) {
-				p := e.twoPending(ctx)
-				cancelled, other := 0, 1 // by the arrival of their requests
-				By("cancelling the turn of " + p.names[cancelled] + " while both choices are pending")
+				p := e.pendingSessions(ctx)
+				const cancelled = 1 // by the arrival of its request: one before it, one after
+				By("cancelling the turn of " + p.names[cancelled] + " while every choice is pending")
 				must("session/cancel", p.f.mc.CancelIn(e.wait(ctx), p.sessions[cancelled]))
-				r := p.result(ctx, 0)
+				r := p.result(ctx, cancelled)
 				expectEqual("the agent ended the cancelled prompt turn with stopReason %s, want %s", r.stop, "cancelled")
-				select {
-				case <-p.done[1]:
-					Fail(fmt.Sprintf("the agent ended the turn of %s when the client cancelled %s's: sessions of one connection are independent", p.names[other], p.names[cancelled]))
-				default:
-				}
-				pending := p.f.sent()[1].Request.ID
-				for _, m := range p.f.mc.Received() {
-					if m.Method == "$/cancel_request" && probe.SameValue(requestIDOf(m), pending) {
-						Fail(fmt.Sprintf("the agent sent $/cancel_request for the elicitation/create %s of %s when the client cancelled %s's turn: %s",
-							pending, p.names[other], p.names[cancelled], peer.Quote(m.Raw)))
+				for k := range pendingAtOnce {
+					if k == cancelled {
+						continue
+					}
+					select {
+					case <-p.done[k]:
+						Fail(fmt.Sprintf("the agent ended the turn of %s when the client cancelled %s's: sessions of one connection are independent", p.names[k], p.names[cancelled]))
+					default:
+					}
+					pending := p.f.sent()[k].Request.ID
+					for _, m := range p.f.mc.Received() {
+						if m.Method == "$/cancel_request" && probe.SameValue(requestIDOf(m), pending) {
+							Fail(fmt.Sprintf("the agent sent $/cancel_request for the elicitation/create %s of %s when the client cancelled %s's turn: %s",
+								pending, p.names[k], p.names[cancelled], peer.Quote(m.Raw)))
+						}
 					}
 				}
-				By("answering the other session's choice")
-				close(p.release[1])
-				close(p.release[0]) // cancelled already: a late answer the agent may ignore
-				r = p.result(ctx, 1)
-				if err := outcomeIs(r.out, accepted(r.index, r.value)); err != nil {
-					Fail(fmt.Sprintf("in %s, after the client cancelled %s's turn: %v", r.name, p.names[cancelled], err))
+				By("answering the other sessions' choices")
+				for k := range pendingAtOnce {
+					close(p.release[k]) // the cancelled one's too: a late answer the agent may ignore
+				}
+				for k := range pendingAtOnce {
+					if k == cancelled {
+						continue
+					}
+					r = p.result(ctx, k)
+					if err := outcomeIs(r.out, accepted(r.index, r.value)); err != nil {
+						Fail(fmt.Sprintf("in %s, after the client cancelled %s's turn: %v", r.name, p.names[cancelled], err))
+					}
 				}
 			})
 	})
@@ -120,20 +133,26 @@ func (f *fixture) probeIn(ctx context.Context, session string, req probe.Request
 	return out
 }
 
-// pendingPair is two sessions of one connection, each with a prompt turn
-// whose choice is pending: their elicitation/create requests arrived, and
-// their answers wait for release. Index k is the kth request to arrive.
-type pendingPair struct {
+// pendingAtOnce is how many sessions SES-2's checks hold pending on one
+// connection: the contract's at least three (revision 4), one more than
+// a pair, so that an agent with room for two turns shows it.
+const pendingAtOnce = 3
+
+// pendingSet is pendingAtOnce sessions of one connection, each with a
+// prompt turn whose choice is pending: their elicitation/create requests
+// arrived, and their answers wait for release. Index k is the kth request
+// to arrive.
+type pendingSet struct {
 	f        *fixture
-	sessions [2]string // by arrival of their requests
-	names    [2]string // "session A"
-	release  [2]chan struct{}
-	done     [2]chan struct{}
-	results  [2]chan pairResult
+	sessions [pendingAtOnce]string // by arrival of their requests
+	names    [pendingAtOnce]string // "session A"
+	release  [pendingAtOnce]chan struct{}
+	done     [pendingAtOnce]chan struct{}
+	results  [pendingAtOnce]chan pendingResult
 }
 
-// pairResult is how a session's turn ended.
-type pairResult struct {
+// pendingResult is how a session's turn ended.
+type pendingResult struct {
 	name  string
 	out   probe.Outcome
 	stop  string
@@ -143,17 +162,16 @@ type pairResult struct {
 	value string // and its value
 }
 
-// twoPending opens two sessions on one connection and prompts both; it
-// returns once both have sent their elicitation/create. Both answer
-// "Production", which the two sessions offer at different positions with
-// values of their own: an answer delivered to the wrong session shows.
-func (e *env) twoPending(ctx context.Context) *pendingPair {
+// pendingSessions opens pendingAtOnce sessions on one connection and
+// prompts each; it returns once each has sent its elicitation/create.
+// Every answer is "Production", which the sessions offer at different
+// positions with values of their own: an answer delivered to the wrong
+// session shows.
+func (e *env) pendingSessions(ctx context.Context) *pendingSet {
 	GinkgoHelper()
 	f := e.connect(ctx, formClient)
-	second, err := f.mc.NewSession(e.wait(ctx))
-	must("session/new for a second session on the connection", err)
-	p := &pendingPair{f: f}
-	for k := range 2 {
+	p := &pendingSet{f: f}
+	for k := range pendingAtOnce {
 		p.release[k] = make(chan struct{})
 		f.answer(script.AcceptLabel("Production").When(p.release[k]))
 	}
@@ -166,20 +184,32 @@ func (e *env) twoPending(ctx context.Context) *pendingPair {
 			}
 		}
 	})
-	reqs := map[string]probe.Request{
-		f.session: ask("Choose a deployment target (session A)",
-			choice("a-preview", "Preview"), choice("a-production", "Production")),
-		second: ask("Choose a deployment target (session B)",
-			choice("b-production", "Production"), choice("b-staging", "Staging"), choice("b-preview", "Preview")),
+	asks := []struct {
+		name    string
+		choices []probe.Choice
+		index   int // of Production
+		value   string
+	}{
+		{"session A", []probe.Choice{choice("a-preview", "Preview"), choice("a-production", "Production")}, 1, "a-production"},
+		{"session B", []probe.Choice{choice("b-production", "Production"), choice("b-staging", "Staging"), choice("b-preview", "Preview")}, 0, "b-production"},
+		{"session C", []probe.Choice{choice("c-staging", "Staging"), choice("c-preview", "Preview"), choice("c-production", "Production")}, 2, "c-production"},
 	}
-	picks := map[string]pairResult{
-		f.session: {name: "session A", index: 1, value: "a-production"},
-		second:    {name: "session B", index: 0, value: "b-production"},
-	}
-	results := map[string]chan pairResult{}
+	reqs := map[string]probe.Request{}
+	picks := map[string]pendingResult{}
+	results := map[string]chan pendingResult{}
 	dones := map[string]chan struct{}{}
-	for _, s := range []string{f.session, second} {
-		results[s], dones[s] = make(chan pairResult, 1), make(chan struct{})
+	var order []string
+	for i, a := range asks[:pendingAtOnce] {
+		s := f.session
+		if i > 0 {
+			var err error
+			s, err = f.mc.NewSession(e.wait(ctx))
+			must(fmt.Sprintf("session/new for %s on the connection", a.name), err)
+		}
+		order = append(order, s)
+		reqs[s] = ask("Choose a deployment target ("+a.name+")", a.choices...)
+		picks[s] = pendingResult{name: a.name, index: a.index, value: a.value}
+		results[s], dones[s] = make(chan pendingResult, 1), make(chan struct{})
 		go func() {
 			defer GinkgoRecover()
 			defer close(dones[s])
@@ -188,27 +218,29 @@ func (e *env) twoPending(ctx context.Context) *pendingPair {
 			r.out, r.stop, r.err = f.mc.ProbeIn(ctx, s, reqs[s])
 			results[s] <- r
 		}()
-		// One at a time: the second prompt comes while the first's choice
-		// is pending, as an editor's second thread does.
-		must("waiting for the elicitation/create of "+picks[s].name, f.mc.WaitArrived(e.wait(ctx), len(results)))
+		// One at a time: each prompt comes while the choices before it
+		// are pending, as an editor's next thread does.
+		must("waiting for the elicitation/create of "+a.name, f.mc.WaitArrived(e.wait(ctx), i+1))
 	}
+	seen := map[string]int{}
 	for k, el := range f.sent() {
 		s := sessionIn(el.Request.Params)
 		if _, ok := reqs[s]; !ok {
-			Fail(fmt.Sprintf("the agent sent elicitation/create #%d with the sessionId %s, which is neither session's (%s, %s)", k+1, show(json.RawMessage(mustJSON(s))), f.session, second))
+			Fail(fmt.Sprintf("the agent sent elicitation/create #%d with the sessionId %s, which is no session's of %s", k+1, show(json.RawMessage(mustJSON(s))), strings.Join(order, ", ")))
 		}
+		if prev, twice := seen[s]; twice {
+			Fail(fmt.Sprintf("the agent sent elicitation/create #%d and #%d with the sessionId %s, though %d sessions asked", prev+1, k+1, s, pendingAtOnce))
+		}
+		seen[s] = k
 		p.sessions[k], p.names[k] = s, picks[s].name
 		p.done[k], p.results[k] = dones[s], results[s]
-	}
-	if p.sessions[0] == p.sessions[1] {
-		Fail(fmt.Sprintf("the agent sent both elicitation/create requests with the sessionId %s, though two sessions asked", p.sessions[0]))
 	}
 	return p
 }
 
 // result waits for the turn of the kth session to end, and fails the
 // check unless it ended with an outcome; a cancelled turn needs none.
-func (p *pendingPair) result(ctx context.Context, k int) pairResult {
+func (p *pendingSet) result(ctx context.Context, k int) pendingResult {
 	GinkgoHelper()
 	w := p.f.e.wait(ctx)
 	select {
@@ -220,7 +252,7 @@ func (p *pendingPair) result(ctx context.Context, k int) pairResult {
 	case <-w.Done():
 		Fail(fmt.Sprintf("the prompt turn of %s did not end within %s of its answer", p.names[k], p.f.e.response))
 	}
-	return pairResult{}
+	return pendingResult{}
 }
 
 // sessionIn is the sessionId of an elicitation/create's params.
