@@ -35,6 +35,7 @@ var (
 	referenceAgent    string // acpconform-reference-agent, built beside it
 	node              string
 	tsAgent, tsClient string
+	tsRelay           string // decodes and re-encodes every message through the SDK
 	acpxCLI, acpxHost string // acpx 0.19.1's CLI, and the form host on its runtime
 	conductorHost     string // the stdio relay on @thinkwell/conductor 0.5.7
 	zedClient         string // the client adapter on @zed-industries/agent-client-protocol 0.4.5
@@ -87,6 +88,7 @@ func setUp() (int, error) {
 		return 1, err
 	}
 	tsAgent, tsClient = filepath.Join(here, "ts", "agent.mjs"), filepath.Join(here, "ts", "client.mjs")
+	tsRelay = filepath.Join(here, "ts", "relay.mjs")
 	acpxCLI, acpxHost = filepath.Join(here, "acpx", "node_modules", ".bin", "acpx"), filepath.Join(here, "acpx", "host.mjs")
 	conductorHost = filepath.Join(here, "conductor", "host.mjs")
 	zedClient = filepath.Join(here, "zed", "client.mjs")
@@ -374,6 +376,8 @@ func subjects(wsURL string) []subject {
 			// takes 2 s on a quiet machine took over 60 s, the default
 			// bound, beside the rest of .ci/run on 2 cores.
 			args: []string{"client", "--scenario-timeout", "2m", "--", node, acpxHost, "{agent}"}, ownHome: true},
+		{implementation: "TypeScript SDK 2.4.0 relay, every message decoded and encoded again", role: "relay", transport: "stdio to stdio, spawns {agent}",
+			args: []string{"relay", "--", node, tsRelay, "{agent}"}},
 		{implementation: "@thinkwell/conductor 0.5.7, stdio host", role: "relay", transport: "stdio to stdio, spawns {agent}",
 			args: []string{"relay", "--baseline", "conductor/baseline.yaml", "--", node, conductorHost, "{agent}"},
 			why:  "3 known failures, in its baseline: $/cancel_request passed on with the other side's id, both ways (REL-2); numbers rounded to float64 (REL-1)"},
