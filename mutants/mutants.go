@@ -50,6 +50,22 @@ var All = []Mutant{
 	{"meta-without-description", "SCH-5", "schema.go", `		if c.Description != "" {
 			opt.Meta = map[string]string{DescriptionMetaKey: c.Description}
 		}`, `		opt.Meta = map[string]string{DescriptionMetaKey: c.Description}`},
+	// Every error answered as a success, the first choice or a decline:
+	// each check that expects an error must fail it (expects:error).
+	{"errors-answered-as-success", "RES-1", "ask.go", `func AskChoice[T any](ctx context.Context, s *Session, question string, choices []Choice[T], opts ...Option[T]) (Result[T], error) {
+`, `func AskChoice[T any](ctx context.Context, s *Session, question string, choices []Choice[T], opts ...Option[T]) (Result[T], error) {
+	r, err := askChoice(ctx, s, question, choices, opts...)
+	if err == nil {
+		return r, nil
+	}
+	if len(choices) > 0 {
+		return Accept(choices[0].Value), nil
+	}
+	return Decline[T](), nil
+}
+
+func askChoice[T any](ctx context.Context, s *Session, question string, choices []Choice[T], opts ...Option[T]) (Result[T], error) {
+`},
 	// VAL: invalid arguments
 	{"blank-question-allowed", "VAL-1", "validate.go", "if isBlank(question) {", `if question == "" {`},
 	{"no-choices-allowed", "VAL-2", "validate.go", `	if len(choices) == 0 {

@@ -97,7 +97,7 @@ func TestMutantsAreKilled(t *testing.T) {
 		for _, m := range All {
 			t.Run(m.Name, func(t *testing.T) {
 				t.Parallel()
-				failed := run(t, root, m)
+				failed, bin := run(t, root, m)
 				if len(failed) == 0 {
 					t.Errorf("mutant %s (%s) survived: no check failed", m.Name, m.Rule)
 				}
@@ -111,6 +111,13 @@ func TestMutantsAreKilled(t *testing.T) {
 					}
 					if bad := unreadable(c.Failure); len(bad) > 0 {
 						t.Errorf("the failure of %q reads like a matcher dump (%s):\n%s", c.Name, strings.Join(bad, "; "), c.Failure)
+					}
+				}
+				if expr, ok := killsEvery[m.Name]; ok {
+					for _, id := range listChecks(t, bin, expr) {
+						if !slices.Contains(names, id) {
+							t.Errorf("mutant %s passed %s, which %s selects: a success passed a check that expects an error", m.Name, id, expr)
+						}
 					}
 				}
 				t.Logf("killed by %d: %s", len(names), strings.Join(names, "; "))
@@ -154,6 +161,66 @@ func TestMutantsAreKilled(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// killsEvery holds the mutants that must fail every check a label
+// expression selects, not merely one: a success in place of each error
+// the checks expect (scenarios' expects:error). The agent's, and our
+// relays' in-process ones, whose outcome is the reference agent's; the
+// clients' are killed as killedElsewhere says.
+var killsEvery = map[string]string{
+	"errors-answered-as-success": "expects: containsAny error && !role: containsAny client",
+}
+
+// killedElsewhere are the checks of expects:error of the client's role,
+// each with the test that shows a success fails it.
+var killedElsewhere = map[string]string{
+	"CLI-4/unadvertised-form-refused": "acpconform client -- acpconform reference-client --broken accepts-unadvertised, in cmd/acpconform's TestClient",
+}
+
+// TestEveryExpectedErrorIsKilledBySuccess: each check that expects an
+// error is failed by a subject that answers success there, either by a
+// mutant of killsEvery (TestMutantsAreKilled) or as killedElsewhere says.
+func TestEveryExpectedErrorIsKilledBySuccess(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "acpconform")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "acpconform")).CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	others := listChecks(t, bin, "expects: containsAny error && role: containsAny client")
+	for _, id := range others {
+		if killedElsewhere[id] == "" {
+			t.Errorf("%s expects an error, and nothing shows that a success fails it: add a mutant or a broken variant that answers success there, and name it in killedElsewhere", id)
+		}
+	}
+	for id := range killedElsewhere {
+		if !slices.Contains(others, id) {
+			t.Errorf("killedElsewhere names %s, which is not a check of expects:error of the client's role", id)
+		}
+	}
+	if agents := listChecks(t, bin, killsEvery["errors-answered-as-success"]); len(agents) < 50 {
+		t.Errorf("%d agent checks expect an error, want at least 50: is the label lost?", len(agents))
+	}
+}
+
+// listChecks is the IDs of the checks acpconform list selects with expr.
+func listChecks(t *testing.T, bin, expr string) []string {
+	t.Helper()
+	out, err := exec.Command(bin, "list", "--label-filter", expr).Output()
+	if err != nil {
+		t.Fatalf("acpconform list --label-filter %q: %v", expr, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var ids []string
+	for _, l := range lines[1:] { // after "N of M checks ..."
+		if f := strings.Fields(l); len(f) > 0 {
+			ids = append(ids, f[0])
+		}
+	}
+	return ids
 }
 
 // TestVariantsAreConformant builds acpconform once per variant of the
@@ -207,7 +274,7 @@ func TestVariantsAreConformant(t *testing.T) {
 
 // run builds the mutant and runs the catalogue; it returns the checks that
 // failed.
-func run(t *testing.T, root string, m Mutant) []reports.Check {
+func run(t *testing.T, root string, m Mutant) (failed []reports.Check, bin string) {
 	dir := t.TempDir()
 	bin, err := m.Build(root, dir)
 	if err != nil {
@@ -228,7 +295,11 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 		// run checks every role; an agent mutant is judged by the agent's
 		// checks: the harness's mock agent compiles forms with the
 		// reference too, and a client check that broke would say nothing.
-		subject = append(subject, "--label-filter", "role: containsAny agent")
+		filter := "role: containsAny agent"
+		if expr, ok := killsEvery[m.Name]; ok {
+			filter += " || " + expr // the in-process checks of our relays too
+		}
+		subject = append(subject, "--label-filter", filter)
 	}
 	// The run again with --isolate, side by side: both mostly wait.
 	isolated := make(chan isolatedRun, 1)
@@ -249,7 +320,6 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var failed []reports.Check
 	for _, c := range doc.Checks {
 		if c.Failed() {
 			failed = append(failed, c)
@@ -284,7 +354,7 @@ func run(t *testing.T, root string, m Mutant) []reports.Check {
 			t.Errorf("acpconform %s --isolate exited %d, want %d as shared:\n%s", command, r.code, want, r.out)
 		}
 	}
-	return failed
+	return failed, bin
 }
 
 // isolatedRun is a mutant's run with --isolate: each check on a
@@ -402,6 +472,14 @@ func matrix(kills []kill) string {
 	b.WriteString("least one check of the catalogue fail, or a check is missing. The mutants of our\n")
 	b.WriteString("relays (`mocks/relay`, tampered with `relay.Tamper`) must each fail the REL check\n")
 	b.WriteString("named for them (`mutants.Relays`).\n\n")
+	b.WriteString("No check that expects an error can pass a success. Every check labelled\n")
+	b.WriteString("`expects:error` (a check that asserts an expected error without the label fails)\n")
+	b.WriteString("must fail `errors-answered-as-success`, which turns every error of ask_choice into\n")
+	b.WriteString("an acceptance of the first choice (a decline when there is none); the client's,\n")
+	b.WriteString("CLI-4/unadvertised-form-refused, fails the broken reference client\n")
+	b.WriteString("`accepts-unadvertised`; and a relay that turns an error answer into a success\n")
+	b.WriteString("fails REL-1 (`error-answer-made-success`). TestEveryExpectedErrorIsKilledBySuccess\n")
+	b.WriteString("and TestMutantsAreKilled hold this.\n\n")
 	fmt.Fprintf(&b, "%d mutants, all killed.\n\n", len(kills))
 	b.WriteString("| mutant | breaks | file | killed by |\n|---|---|---|---|\n")
 	for _, k := range kills {

@@ -61,6 +61,19 @@ var Relays = []RelayMutant{
 			return [][]byte{frame}
 		}
 	})},
+	// A success where the client answered an error: the agent hears a
+	// decline (openclaw/acpx#591 is this bug in a harness).
+	{"error-answer-made-success", "REL-1", "command relay", "REL-1/answers-unchanged", frames(func() filter {
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			msg, ok := decode(frame)
+			if dir == relay.ToAgent && ok && msg["method"] == nil && msg["error"] != nil {
+				delete(msg, "error")
+				msg["result"] = json.RawMessage(`{"action":"decline"}`)
+				return [][]byte{encode(msg)}
+			}
+			return [][]byte{frame}
+		}
+	})},
 	{"updates-behind-response", "REL-4", "command relay", "REL-4/updates-in-order", frames(func() filter {
 		var held [][]byte // session/update notifications, until the next response
 		return func(dir relay.Direction, frame []byte) [][]byte {

@@ -19,7 +19,7 @@ import (
 // capabilities: capability negotiation (CAP-1..4, RTE-3).
 func (e *env) capabilities() {
 	Describe("CAP: capability negotiation", func() {
-		DescribeTable("without form support nothing is sent and the caller hears so",
+		DescribeTable("without form support nothing is sent and the caller hears so", expectsError,
 			func(ctx SpecContext, caps string) {
 				cfg := client.Config{}
 				if caps != "" {
@@ -69,14 +69,14 @@ func (e *env) capabilities() {
 			e.entry("form, and url false", rules("CAP-1"), `{"elicitation":{"form":{},"url":false}}`),
 		)
 
-		e.it("no-permission-request", "sends no permission request in place of an elicitation, fallback or not", rules("CAP-3"), func(ctx SpecContext) {
+		e.it("no-permission-request", "sends no permission request in place of an elicitation, fallback or not", rules("CAP-3"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 0))).To(BeOutcome(declined))
 			Expect(f.probe(ctx, deploy())).To(BeOutcome(unsupported))
 			f.expectNoRequest("a client without form support gets no permission request in place of an elicitation")
 		})
 
-		e.it("per-connection-at-once", "keeps capabilities per connection: two connections, two answers, at once", fresh, rules("CAP-4"), func(ctx SpecContext) {
+		e.it("per-connection-at-once", "keeps capabilities per connection: two connections, two answers, at once", fresh, rules("CAP-4"), expectsError, func(ctx SpecContext) {
 			// The form connection's answer waits for the other connection's
 			// whole probe: its elicitation is pending all the while.
 			bareDone := make(chan struct{})
@@ -100,7 +100,7 @@ func (e *env) capabilities() {
 			withForm.expectSent(1, "the connection with form support gets the request, whatever the other advertises")
 		})
 
-		e.it("route-without-capability", "sends nothing to a client that registered the route but did not advertise form", rules("RTE-3", "CAP-1"), func(ctx SpecContext) {
+		e.it("route-without-capability", "sends nothing to a client that registered the route but did not advertise form", rules("RTE-3", "CAP-1"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, client.Config{Capabilities: json.RawMessage(`{"elicitation":{"url":{}}}`)}).answer(script.Accept(0))
 			Expect(f.probe(ctx, withFallback(deploy(), errorFallback, 0))).To(BeOutcome(failedWith(probe.ErrorFallback)))
 			f.expectNoRequest("the capability decides, not the route")

@@ -8,6 +8,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/acpconform/acpconform/probe"
 	"github.com/acpconform/acpconform/suite"
 )
 
@@ -20,8 +21,9 @@ type Declaration struct {
 	Role  suite.Role
 	Rules []string // the CONTRACT IDs it cites, the first first
 	// Labels are the check's own labels, as a label filter sees them:
-	// rule:, area:, role:, level:, check: and in-process, remote or
-	// wire-only. Labels of containers around the catalogue are not in it.
+	// rule:, area:, role:, level:, check:, expects:error and in-process,
+	// remote or wire-only. Labels of containers around the catalogue are
+	// not in it.
 	Labels []string
 }
 
@@ -60,6 +62,17 @@ func (c *Checks) add(d Declaration) {
 	c.list = append(c.list, d)
 }
 
+// expectsError labels a check that passes only when the subject ends in
+// an error: an error outcome of the probe, an error ask_choice returns in
+// process, or an error answer. A success there must fail it, whatever the
+// check looks at besides; the mutant errors-answered-as-success shows
+// that it does (mutants). An entry whose arguments hold an error outcome
+// carries the label by itself; a check that asserts an expected error
+// without it fails (wantsError).
+var expectsError = Label(expectsErrorLabel)
+
+const expectsErrorLabel = "expects:error"
+
 // slug names an entry's check where the slug derived from its text will
 // not do: too long, or taken.
 type slug string
@@ -92,6 +105,11 @@ func (e *env) declare(s, text string, args []any) []any {
 			continue
 		case Labels:
 			labels = append(labels, a...)
+		case probe.Outcome:
+			if a.Outcome == probe.OutcomeError && !slices.Contains(labels, expectsErrorLabel) {
+				labels = append(labels, expectsErrorLabel)
+				out = append(out, expectsError)
+			}
 		}
 		out = append(out, a)
 	}
@@ -135,4 +153,16 @@ func slugOf(text string) string {
 		words = words[1:]
 	}
 	return strings.Join(words, "-")
+}
+
+// wantsError returns nil when the running check carries expects:error, and
+// says otherwise which label the check lacks: an expected error asserted
+// by a check that does not say it expects one would escape the guard that
+// a success fails it. Outside a check it returns nil.
+func wantsError() error {
+	r := CurrentSpecReport()
+	if r.LeafNodeText == "" || slices.Contains(r.Labels(), expectsErrorLabel) {
+		return nil
+	}
+	return fmt.Errorf("scenarios: the check %q asserts an expected error, but lacks the label %s (scenarios/checks.go: give it expectsError)", r.LeafNodeText, expectsErrorLabel)
 }

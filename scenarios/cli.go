@@ -160,7 +160,7 @@ func (e *env) cli() {
 				"the client ended the connection with %s, want the close status 1003 (unsupported data): a binary frame must be refused, not ignored", showError(ws.Err()))
 		})
 
-		e.it("unadvertised-form-refused", "refuses a form it did not advertise with -32602", rules("CLI-4"), func(ctx SpecContext) {
+		e.it("unadvertised-form-refused", "refuses a form it did not advertise with -32602", rules("CLI-4"), expectsError, func(ctx SpecContext) {
 			if e.advertisesForm(ctx) {
 				Skip("the client advertises form elicitation")
 			}

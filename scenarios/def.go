@@ -12,7 +12,7 @@ import (
 // def: the default (DEF-3, DEF-4; DEF-1 and DEF-2 sit with VAL and SCH).
 func (e *env) def() {
 	Describe("DEF: the default", func() {
-		e.it("never-repairs-accept", "never repairs an accept without a valid token", rules("DEF-3", "TOK-2"), func(ctx SpecContext) {
+		e.it("never-repairs-accept", "never repairs an accept without a valid token", rules("DEF-3", "TOK-2"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.AcceptWithoutContent())
 			Expect(f.probe(ctx, deploy())).To(BeOutcome(invalidResponse))
 		})

@@ -27,7 +27,7 @@ func (e *env) dep() {
 			}
 		})
 
-		e.it("warns-once-when-refused", "warns once also when the value is then refused", fresh, rules("DEP-1", "DEP-2"), func(ctx SpecContext) {
+		e.it("warns-once-when-refused", "warns once also when the value is then refused", fresh, rules("DEP-1", "DEP-2"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			Expect(f.probe(ctx, withFallback(deploy(), plainFallback("staging"), 0))).To(BeOutcome(withWarning(invalidFallback)))
 		})
@@ -62,7 +62,7 @@ func (e *env) dep() {
 			e.entry("null among false, 0, \"\" and null", slug("null-is-not-false-zero-or-empty"), rules("DEP-3", "DEP-2"), valueMatch{[]string{"false", "0", `""`, "null"}, "null", 3}),
 		)
 
-		e.it("null-not-offered-refused", "refuses null when it was not offered, never reading it as a decline", rules("DEP-3"), func(ctx SpecContext) {
+		e.it("null-not-offered-refused", "refuses null when it was not offered, never reading it as a decline", rules("DEP-3"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			Expect(f.probe(ctx, withFallback(deploy(), plainFallback(nil), 0))).To(BeOutcome(withWarning(invalidFallback)))
 		})

@@ -45,7 +45,7 @@ func (e *env) fb() {
 			f.expectCancelled(ctx, turn, "its fallback waited")
 		})
 
-		e.it("blocking-honours-context", "may block, and honours its context", rules("FB-2"), inProcess, func(ctx SpecContext) {
+		e.it("blocking-honours-context", "may block, and honours its context", rules("FB-2"), inProcess, expectsError, func(ctx SpecContext) {
 			e.needInProcess()
 			s, _ := e.goSession(ctx, bareClient)
 			started := make(chan struct{})
@@ -90,14 +90,14 @@ func (e *env) fb() {
 			e.entry("a label instead of a value", rules("FB-4"), "A", invalidFallback),
 		)
 
-		e.it("error-unchanged", "propagates a fallback's error unchanged", rules("FB-5"), func(ctx SpecContext) {
+		e.it("error-unchanged", "propagates a fallback's error unchanged", rules("FB-5"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			want := failedWith(probe.ErrorFallback)
 			want.Message = "the policy says no"
 			Expect(f.probe(ctx, withFallback(deploy(), errorFallback, 0))).To(BeOutcome(want))
 		})
 
-		e.it("panicking-comparison-skipped", "skips a choice whose comparison panics, and goes on, never panicking itself", rules("FB-6"), inProcess, func(ctx SpecContext) {
+		e.it("panicking-comparison-skipped", "skips a choice whose comparison panics, and goes on, never panicking itself", rules("FB-6"), inProcess, expectsError, func(ctx SpecContext) {
 			e.needInProcess()
 			s, _ := e.goSession(ctx, bareClient)
 			offered := []reference.Choice[any]{
@@ -124,7 +124,7 @@ func (e *env) fb() {
 			expectError("AskChoice returned %s for an uncomparable fallback value, want %s: uncomparable values never match by default", err, reference.ErrInvalidFallback)
 		})
 
-		e.it("zero-result-refused", "refuses a fallback that returns the zero Result, which is no outcome", rules("RES-3", "FB-4"), inProcess, func(ctx SpecContext) {
+		e.it("zero-result-refused", "refuses a fallback that returns the zero Result, which is no outcome", rules("RES-3", "FB-4"), inProcess, expectsError, func(ctx SpecContext) {
 			e.needInProcess()
 			s, _ := e.goSession(ctx, bareClient)
 			res, err := reference.AskChoice(ctx, s, "Pick", []reference.Choice[string]{{Value: "a", Label: "A"}},

@@ -44,6 +44,11 @@ func (m *outcomeMatcher) NegatedFailureMessage(actual any) string {
 // agent reported and what was wanted, then a -want +got diff of the
 // fields want sets.
 func outcomeIs(got, want probe.Outcome) error {
+	if want.Outcome == probe.OutcomeError {
+		if err := wantsError(); err != nil {
+			return err
+		}
+	}
 	if o := script.Outcome(want); len(o.Check(got)) == 0 {
 		return nil
 	}

@@ -147,7 +147,7 @@ func (e *env) remote() {
 			must("initialize with the bearer token", f.mc.Initialize(e.wait(ctx)))
 		})
 
-		e.it("server-gone-ends-pending-choice", "ends a pending choice with a connection error when the server goes away", remote, inProcess, rules("RTE-7", "REM-1"), func(ctx SpecContext) {
+		e.it("server-gone-ends-pending-choice", "ends a pending choice with a connection error when the server goes away", remote, inProcess, rules("RTE-7", "REM-1"), expectsError, func(ctx SpecContext) {
 			e.needInProcess()
 			sessions := make(chan *reference.Session, 1)
 			srv, err := relay.NewServer("127.0.0.1:0", func(sctx context.Context, conn wire.Conn) {

@@ -21,7 +21,7 @@ func (e *env) res() {
 			e.entry("cancelled", rules("RES-1"), script.Cancel(), cancelled),
 		)
 
-		DescribeTable("refuses an unknown or missing action, never reading it as an outcome",
+		DescribeTable("refuses an unknown or missing action, never reading it as an outcome", expectsError,
 			func(ctx SpecContext, answer script.Answer) {
 				f := e.connect(ctx, formClient).answer(answer)
 				Expect(f.probe(ctx, deploy())).To(BeOutcome(invalidResponse))

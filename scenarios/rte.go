@@ -21,13 +21,13 @@ import (
 // rte: route registration and the connection (RTE-1..4, RTE-7).
 func (e *env) rte() {
 	Describe("RTE: route registration and the connection", func() {
-		e.it("method-not-found-surfaced", "surfaces -32601 from a client without the route as a request error, and does nothing else", rules("RTE-1"), func(ctx SpecContext) {
+		e.it("method-not-found-surfaced", "surfaces -32601 from a client without the route as a request error, and does nothing else", rules("RTE-1"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, client.Config{Capabilities: client.FormElicitation, Unregistered: true})
 			Expect(f.probe(ctx, withFallback(deploy(), declinedFallback, 0))).To(BeOutcome(requestError(-32601, map[string]string{"method": "elicitation/create"})))
 			expectEqual("the agent sent the requests %s, want %s: no retry, no permission request, no fallback", f.requests(), []string{"elicitation/create"})
 		})
 
-		DescribeTable("surfaces any other JSON-RPC error with code, message and data intact",
+		DescribeTable("surfaces any other JSON-RPC error with code, message and data intact", expectsError,
 			func(ctx SpecContext, answer script.Answer, code int, message string, data any) {
 				f := e.connect(ctx, formClient).answer(answer)
 				want := requestError(code, data)
@@ -48,7 +48,7 @@ func (e *env) rte() {
 			expectEqual("the agent sent the requests %s, want %s", f.requests(), []string{"elicitation/create"})
 		})
 
-		e.it("close-ends-pending-choice", "ends a pending choice promptly with a connection error when the connection closes", fresh, rules("RTE-7"), inProcess, func(ctx SpecContext) {
+		e.it("close-ends-pending-choice", "ends a pending choice promptly with a connection error when the connection closes", fresh, rules("RTE-7"), inProcess, expectsError, func(ctx SpecContext) {
 			e.needInProcess()
 			s, f := e.goSession(ctx, client.Config{Capabilities: client.FormElicitation})
 			f.mc.Append(script.Elicitation{Answer: script.CloseConnection()})
@@ -73,7 +73,7 @@ func (e *env) rte() {
 			f.cancelPromptly(ctx, turn, "its fallback waited an hour")
 		})
 
-		e.it("close-ends-choice-promptly", "ends a pending choice within 2s of the connection closing", rules("RTE-7"), inProcess, func(ctx SpecContext) {
+		e.it("close-ends-choice-promptly", "ends a pending choice within 2s of the connection closing", rules("RTE-7"), inProcess, expectsError, func(ctx SpecContext) {
 			e.needInProcess()
 			s, f := e.goSession(ctx, formClient)
 			f.mc.Append(script.Elicitation{Answer: script.Never()})

@@ -32,7 +32,7 @@ func (e *env) tok() {
 			Expect(f.probe(ctx, req)).To(BeOutcome(accepted(10, map[string]any{"replicas": 3, "zones": []string{"a", "b"}})))
 		})
 
-		DescribeTable("refuses every accept without a canonical offered token, default or not",
+		DescribeTable("refuses every accept without a canonical offered token, default or not", expectsError,
 			func(ctx SpecContext, answer script.Answer) {
 				f := e.connect(ctx, formClient).answer(answer)
 				Expect(f.probe(ctx, deploy())).To(BeOutcome(invalidResponse))
@@ -80,7 +80,7 @@ func (e *env) tok() {
 			Expect(f.probe(ctx, deploy())).To(BeOutcome(accepted(0, "preview")))
 		})
 
-		e.it("token-per-request", "gives a token meaning only in the request that offered it", rules("TOK-4"), func(ctx SpecContext) {
+		e.it("token-per-request", "gives a token meaning only in the request that offered it", rules("TOK-4"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.AcceptChoice("choice_2"), script.AcceptChoice("choice_2"))
 			Expect(f.probe(ctx, ask("First", choice("a", "A"), choice("b", "B"), choice("c", "C")))).To(BeOutcome(accepted(2, "c")))
 			Expect(f.probe(ctx, ask("Second", choice("x", "X"), choice("y", "Y")))).To(BeOutcome(invalidResponse))

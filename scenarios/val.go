@@ -19,7 +19,7 @@ func (e *env) val() {
 			o.Message = message
 			return o
 		}
-		DescribeTable("are refused with the contract's message, before anything is sent",
+		DescribeTable("are refused with the contract's message, before anything is sent", expectsError,
 			func(ctx SpecContext, req probe.Request, message string) {
 				f := e.connect(ctx, formClient)
 				Expect(f.probe(ctx, req)).To(BeOutcome(invalid(message)))
@@ -53,14 +53,14 @@ func (e *env) val() {
 			e.entry("a question of U+200B alone", slug("question-of-zwsp"), rules("VAL-1"), ask("\u200b", choice("a", "A"))),
 		)
 
-		e.it("before-capability-and-fallback", "validates before the capability check and before any fallback", rules("VAL-5"), func(ctx SpecContext) {
+		e.it("before-capability-and-fallback", "validates before the capability check and before any fallback", rules("VAL-5"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			req := withFallback(ask(" ", choice("a", "A")), declinedFallback, 0)
 			Expect(f.probe(ctx, req)).To(BeOutcome(invalid("question must not be blank")))
 			f.expectNoRequest("ask_choice validates before the capability check and any fallback")
 		})
 
-		e.it("before-fallback-accepts", "validates before a fallback would accept", rules("VAL-5", "VAL-4"), func(ctx SpecContext) {
+		e.it("before-fallback-accepts", "validates before a fallback would accept", rules("VAL-5", "VAL-4"), expectsError, func(ctx SpecContext) {
 			f := e.connect(ctx, bareClient)
 			req := withFallback(ask("Q", withDefault(choice("a", "A")), withDefault(choice("b", "B"))), acceptedFallback("a"), 0)
 			Expect(f.probe(ctx, req)).To(BeOutcome(invalid("at most one choice may be the default")))
