@@ -175,6 +175,13 @@ var Relays = []RelayMutant{
 	})},
 	{"reads-decoded-apart", "REL-1", "command relay", "REL-1/text-survives-both-ways", frames(readsDecodedApart)},
 	{"astral-replaced", "REL-1", "mirror", "REL-1/text-survives-both-ways", frames(func() filter { return astralReplaced })},
+	// Python's json writes a number beyond a float64 as Infinity, which
+	// is not JSON: the message is lost, and the wait for it runs out.
+	{"numbers-as-infinity", "REL-1", "command relay", "REL-1/numbers-exact-both-ways", frames(func() filter {
+		return func(_ relay.Direction, frame []byte) [][]byte {
+			return [][]byte{bytes.ReplaceAll(frame, []byte("1e400"), []byte("Infinity"))}
+		}
+	})},
 	{"numbers-through-float64", "REL-1", "mirror", "REL-1/numbers-exact-both-ways", frames(func() filter {
 		return func(_ relay.Direction, frame []byte) [][]byte { return [][]byte{asFloat64(frame)} }
 	})},

@@ -6,11 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"
 )
@@ -145,4 +148,64 @@ func TestCorrectRelaysPass(t *testing.T) {
 			}
 		})
 	}
+}
+
+// relayMutant is the relay mutant of that name.
+func relayMutant(t *testing.T, name string) RelayMutant {
+	for _, m := range Relays {
+		if m.Name == name {
+			return m
+		}
+	}
+	t.Fatalf("no relay mutant %s", name)
+	return RelayMutant{}
+}
+
+// TestARewrittenInitializeIsOneCause: a relay that rewrites the client's
+// capabilities fails REL-5 and every check that compares the messages it
+// relays (REL-1), in REL-5's words, so that the report shows one cause,
+// not one for each check's own property.
+func TestARewrittenInitializeIsOneCause(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the relay catalogue")
+	}
+	var checks []reports.Check
+	for _, f := range runRelay(t, relayMutant(t, "capabilities-trimmed")) {
+		if slices.Contains(f.Rules, "REL-1") || slices.Contains(f.Rules, "REL-5") {
+			checks = append(checks, reports.Check{ID: f.ID, Rules: f.Rules, Role: "relay", State: reports.StateFailed, Failure: f.Failure})
+		}
+	}
+	if len(checks) < 3 {
+		t.Fatalf("capabilities-trimmed failed %d checks of REL-1 and REL-5, want REL-5's and several of REL-1", len(checks))
+	}
+	if causes := reports.Causes(checks); len(causes) != 1 {
+		for _, c := range causes {
+			t.Errorf("a cause of %d checks, the first %s:\n%s", len(c.Checks), c.Checks[0].ID, c.Checks[0].Failure)
+		}
+	}
+	for _, c := range checks {
+		if !strings.HasPrefix(c.Failure, "relay defect: the client's initialize capabilities reached the agent changed (REL-5)") {
+			t.Errorf("%s does not say the capabilities changed first:\n%s", c.ID, c.Failure)
+		}
+	}
+}
+
+// TestATimeoutLeadsWithTheFrameThatWasNotJSON: when a relay wrote a frame
+// that is not JSON, the wait it left unanswered says so first, quoting
+// where the frame goes wrong, rather than leading with the time.
+func TestATimeoutLeadsWithTheFrameThatWasNotJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the relay catalogue")
+	}
+	for _, f := range runRelay(t, relayMutant(t, "numbers-as-infinity")) {
+		if f.ID != "REL-1/numbers-exact-both-ways" {
+			continue
+		}
+		first, _, _ := strings.Cut(f.Failure, "\n")
+		if !strings.HasPrefix(first, "relay defect: the relay wrote the agent a frame of ") || !strings.Contains(first, "that is not JSON") || !strings.Contains(first, "Infinity") {
+			t.Errorf("REL-1/numbers-exact-both-ways does not lead with the frame that is not JSON:\n%s", f.Failure)
+		}
+		return
+	}
+	t.Error("numbers-as-infinity did not fail REL-1/numbers-exact-both-ways")
 }

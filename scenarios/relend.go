@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/acpconform/acpconform/mocks/peer"
+	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
 	"github.com/acpconform/acpconform/suite"
@@ -46,6 +47,7 @@ type relMsg struct {
 
 	Size int    `json:"-"` // of the frame, in bytes
 	Bad  string `json:"-"` // why the frame is no JSON object, when it is not
+	Near string `json:"-"` // of a bad frame: where it goes wrong, quoted
 }
 
 func (m relMsg) isRequest(method string) bool {
@@ -113,7 +115,7 @@ const relMsgOverhead = 256
 func (x *relEnd) take(frame []byte) {
 	m := relMsg{Size: len(frame)}
 	if err := json.Unmarshal(frame, &m); err != nil {
-		m = relMsg{Size: len(frame), Bad: err.Error()}
+		m = relMsg{Size: len(frame), Bad: err.Error(), Near: quoteNear(frame, err)}
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -199,15 +201,52 @@ func (x *relEnd) awaitN(ctx context.Context, what string, n int, match func(relM
 			return found[:n]
 		}
 		if ended {
-			Fail(fmt.Sprintf("the %s's connection to the relay ended (%s) before the %s received %s; it received %s",
-				x.side, why, x.side, what, x.summary()))
+			Fail(x.badFrameFirst(fmt.Sprintf("the %s's connection to the relay ended (%s) before the %s received %s; it received %s",
+				x.side, why, x.side, what, x.summary())))
 		}
 		select {
 		case <-more:
 		case <-ctx.Done():
-			Fail(fmt.Sprintf("the %s did not receive %s within %s; it received %s", x.side, what, x.e.response, x.summary()))
+			Fail(x.badFrameFirst(fmt.Sprintf("the %s did not receive %s within %s; it received %s", x.side, what, x.e.response, x.summary())))
 		}
 	}
+}
+
+// badFrameFirst is a wait's failure, headed by the first frame the end
+// received that is not JSON, if there is one: a message the relay wrote
+// wrong (Infinity for a number too large for a float64, a cut line) is
+// the likelier cause of a wait that ran out than the time, and a reason
+// that leads with the time hides it in the transcript.
+func (x *relEnd) badFrameFirst(failure string) string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, m := range x.got {
+		if m.Bad != "" {
+			return fmt.Sprintf("relay defect: the relay wrote the %s a frame of %d bytes that is not JSON (%s), near %s; then %s",
+				x.side, m.Size, m.Bad, m.Near, failure)
+		}
+	}
+	return failure
+}
+
+// quoteNear quotes the part of a frame where decoding it failed: a
+// syntax error's offset with some bytes either side, or its start.
+func quoteNear(frame []byte, err error) string {
+	at := 0
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		at = int(syntax.Offset)
+	}
+	const around = 60
+	from, to := max(at-around, 0), min(at+around, len(frame))
+	q := peer.Quote(frame[from:to])
+	if from > 0 {
+		q = "..." + q
+	}
+	if to < len(frame) {
+		q += "..."
+	}
+	return q
 }
 
 // naming says, for a failure, what id names among the requests the end
@@ -271,6 +310,7 @@ type relPair struct {
 	client, agent *relEnd
 	ledger        *relLedger // what each end sent, and what arrived unsent
 	session       string     // the agent's session id, once opened
+	capabilities  error      // how the initialize's capabilities changed, if they did
 }
 
 // Messages the REL checks send.
@@ -356,7 +396,34 @@ func (e *env) throughRelayRaw(ctx context.Context, caps json.RawMessage) (*relPa
 	e.mustStart("waiting for the relay to connect to the agent", err)
 	p.agent = e.newRelEnd("agent", up, p.ledger)
 	initReq := p.agent.await(ctx, "the client's initialize", func(m relMsg) bool { return m.isRequest("initialize") })
+	p.capabilities = capabilitiesRelayed(initReq.Params, caps)
 	return p, initReq
+}
+
+// capabilitiesRelayed returns nil when params, the initialize the agent
+// received, holds caps as the client sent them, up to what REL-1 lets a
+// relay that decodes and re-encodes leave out or write (fs.writeTextFile:
+// false), never more. Otherwise its error is REL-5's, in the same words
+// in every check that fails from it (REL-5's own, and those of REL-1 whose
+// only changed message is this initialize), so that the report shows one
+// cause (reports.Causes), not a failure of what each check is about.
+func capabilitiesRelayed(params, caps json.RawMessage) error {
+	var p struct {
+		Caps json.RawMessage `json:"clientCapabilities"`
+	}
+	_ = json.Unmarshal(params, &p)
+	wrap := func(caps json.RawMessage) json.RawMessage {
+		return json.RawMessage(`{"clientCapabilities":` + string(caps) + `}`)
+	}
+	if !absent(p.Caps) && sameUpToDefaults("initialize", "params", wrap(p.Caps), wrap(caps)) {
+		return nil
+	}
+	lead := "relay defect: the client's initialize capabilities reached the agent changed (REL-5); every relay check starts with this " +
+		"initialize, and each that compares every message it relays (REL-1) fails from it"
+	if script.AdvertisesForm(caps) && !script.AdvertisesForm(p.Caps) {
+		lead += "; without the client's elicitation.form every ask_choice behind the relay takes the unsupported path"
+	}
+	return sameJSON(lead, p.Caps, caps)
 }
 
 // relInitResult is the agent's answer to initialize.

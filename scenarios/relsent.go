@@ -325,7 +325,19 @@ func (l *relLedger) unsentTo(side string) int {
 // (REL-1). Every check that cites REL-1 ends with it (throughRelayRaw).
 func (p *relPair) expectOnlySent() {
 	GinkgoHelper()
+	if p.capabilities != nil && p.ledger.onlyOneChangedTo("agent") {
+		check(p.capabilities) // the initialize: REL-5's words, one cause
+	}
 	check(p.ledger.unsentFailure())
+}
+
+// onlyOneChangedTo reports whether side received one changed message and
+// nothing else unsent, and the other side received all it was sent.
+func (l *relLedger) onlyOneChangedTo(side string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	u := l.unsent[side]
+	return u != nil && u.n == 1 && u.changed == 1 && l.unsent[otherSide(side)] == nil
 }
 
 // citesREL1 reports whether the running check cites REL-1.
