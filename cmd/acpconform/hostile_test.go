@@ -1177,6 +1177,26 @@ func TestHostileSetsidGrandchild(t *testing.T) {
 	s.expectNoneLeft(true)
 }
 
+// TestHostileDaemon: an agent that leaves a daemon (its own session, an
+// orphan, an environment without acpconform's marker, deaf to SIGTERM,
+// SIGHUP and SIGINT) does not have it outlive a run that ends normally.
+func TestHostileDaemon(t *testing.T) {
+	t.Parallel()
+	s := newRun(t)
+	e := s.run("agent", "--id", "SCH-1", "--startup-timeout", "5s", "--response-timeout", "2s", "--", s.hostile, "daemon")
+	expectExit(t, e, 1) // declines without asking: SCH-1 fails
+	daemons := 0
+	for _, r := range s.recorded() {
+		if r.mode == "child-daemon" {
+			daemons++
+		}
+	}
+	if daemons == 0 {
+		t.Errorf("no daemon recorded: %v", s.recorded())
+	}
+	s.expectNoneLeft(true)
+}
+
 // TestHostileInterruptDuringStartup: row 12, SIGINT while the agent has not
 // answered initialize: exit 5, the reports say interrupted.
 func TestHostileInterruptDuringStartup(t *testing.T) {

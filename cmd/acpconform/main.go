@@ -20,6 +20,11 @@ func main() {
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	proc.StopAll() // whatever a path out left running
+	// What subjects orphaned, daemons that left their session and our
+	// marker among them, came to us: none outlives the run.
+	orphans, cancel := context.WithTimeout(context.Background(), proc.StopGrace)
+	proc.EndOrphans(orphans)
+	cancel()
 	os.Exit(code)
 }
 

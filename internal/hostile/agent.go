@@ -251,6 +251,15 @@ func setsidChild([]string) error {
 	})
 }
 
+func daemon([]string) error {
+	if err := spawn(childDaemonizer, false); err != nil {
+		return err
+	}
+	return serve(nil, func(p *peer, m message) error {
+		return p.outcome(m, `{"acpconform":1,"outcome":"declined"}`)
+	})
+}
+
 // hang answers initialize and session/new, and then nothing: not the
 // prompt, not SIGTERM, not the end of stdin.
 func hang([]string) error {

@@ -38,6 +38,11 @@
 //	                       and never answers session/prompt
 //	setsid-child           declines every probe; starts a child that calls setsid() and
 //	                       sleeps for minutes holding a copy of stdout
+//	daemon                 declines every probe; leaves a daemon as a service manager
+//	                       would: a child that calls setsid(), starts a grandchild with
+//	                       nothing of its environment but HOSTILE_PIDFILE (no marker of
+//	                       acpconform's) and exits; the grandchild ignores SIGTERM, SIGHUP
+//	                       and SIGINT and sleeps for minutes
 //	family                 ignore-term with a child that starts a grandchild, which calls
 //	                       setsid() and sleeps; announces "family PID" on $HOSTILE_EVENTS
 //	                       once all three are up
@@ -92,6 +97,8 @@ const (
 	childIgnoreTerm = "child-ignore-term" // ignores SIGTERM, sleeps
 	childSetsid     = "child-setsid"      // calls setsid(), sleeps holding stdout
 	childParent     = "child-parent"      // ignores SIGTERM, starts a child-setsid, sleeps
+	childDaemonizer = "child-daemonizer"  // calls setsid(), starts a child-daemon with an empty environment, exits
+	childDaemon     = "child-daemon"      // ignores SIGTERM, SIGHUP and SIGINT, sleeps
 )
 
 // forever is how long a sleeping hostile process sleeps: longer than any test.
@@ -150,6 +157,7 @@ var modes = map[string]func(args []string) error{
 	"respelt-integers": respeltIntegers,
 	"ignore-term":      ignoreTerm,
 	"setsid-child":     setsidChild,
+	"daemon":           daemon,
 	"family":           family,
 	"hang":             hang,
 	"mute":             mute,
@@ -175,6 +183,19 @@ var modes = map[string]func(args []string) error{
 		record(childSetsid)
 		ready()
 		time.Sleep(forever) // stdout, a copy of the parent's, stays open meanwhile
+		return nil
+	},
+	childDaemonizer: func([]string) error {
+		if _, err := syscall.Setsid(); err != nil {
+			return fmt.Errorf("setsid: %w", err)
+		}
+		onlyPidfile := func(kv string) bool { return strings.HasPrefix(kv, "HOSTILE_PIDFILE=") }
+		return spawnWith(childDaemon, false, onlyPidfile) // then exits: the daemon is an orphan
+	},
+	childDaemon: func([]string) error {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+		ready()
+		time.Sleep(forever)
 		return nil
 	},
 	"relay-exit":         func([]string) error { os.Exit(1); return nil },
@@ -211,6 +232,12 @@ const readyFD = 3
 // spawn starts this program as a child in mode, and returns once the child
 // is ready (or gone). With holdStdout the child gets a copy of stdout.
 func spawn(mode string, holdStdout bool) error {
+	return spawnWith(mode, holdStdout, func(kv string) bool { return !strings.HasPrefix(kv, "HOSTILE_MODE=") })
+}
+
+// spawnWith is spawn with the variables of the environment that keep
+// keeps (HOSTILE_MODE never: the child's mode is its argument).
+func spawnWith(mode string, holdStdout bool, keep func(kv string) bool) error {
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("spawn %s: %w", mode, err)
@@ -222,7 +249,7 @@ func spawn(mode string, holdStdout bool) error {
 	defer r.Close()
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "HOSTILE_MODE=") { // the child's mode is its argument
+		if keep(kv) && !strings.HasPrefix(kv, "HOSTILE_MODE=") {
 			env = append(env, kv)
 		}
 	}

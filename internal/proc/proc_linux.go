@@ -98,6 +98,28 @@ func (p *Process) endDescendants(ctx context.Context) {
 	})
 }
 
+// EndOrphans kills what subjects left behind that came to this program as
+// their subreaper (BecomeSubreaper), with their descendants, and reaps
+// them, until none is left or ctx ends: every child of this program that
+// Start did not start and that is no watchdog. A daemon that left its
+// session and dropped its environment is named neither by a group nor by
+// a marker, and once its parent has exited no parent link leads to it
+// from a subject: only its new parent, this program, still knows it. Call
+// it at the end, after StopAll, and only in a program whose every child
+// comes from Start (the CLI, not a test binary).
+func EndOrphans(ctx context.Context) {
+	self := os.Getpid()
+	ours := map[int]bool{}
+	for _, p := range started() {
+		ours[p.cmd.Process.Pid] = true
+	}
+	end(ctx, func() []procStat {
+		return lineage(processes(), func(s procStat) bool {
+			return s.ppid == self && !ours[s.pid] && !isWatchdog(s.pid)
+		})
+	})
+}
+
 // endRun is the watchdog's sweep of a run whose program died: it kills the
 // processes of our uid that carry a marker of run or are in one of groups,
 // and their descendants, until none is alive or ctx ends. Only processes

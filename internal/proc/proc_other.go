@@ -28,3 +28,7 @@ func executable() (string, error) { return os.Executable() }
 // endRun does nothing on this platform: the watchdog has killed the
 // groups, and there is no /proc to find more by.
 func endRun(context.Context, string, map[int]bool) {}
+
+// EndOrphans does nothing on this platform, where no orphan comes to
+// this program.
+func EndOrphans(context.Context) {}

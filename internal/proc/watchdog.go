@@ -61,6 +61,14 @@ var dog struct {
 	pid    int           // the watchdog's
 	done   chan struct{} // closed once the watchdog has exited
 	broken bool          // a write failed: say no more, but keep the pipe open
+	every  map[int]bool  // the pids of every watchdog this program started
+}
+
+// isWatchdog reports whether pid is a watchdog this program started.
+func isWatchdog(pid int) bool {
+	dog.Lock()
+	defer dog.Unlock()
+	return dog.every[pid]
 }
 
 // wakeWatchdog starts the watchdog unless one runs; call it with dog
@@ -95,6 +103,10 @@ func wakeWatchdog() {
 		close(done)
 	}()
 	dog.w, dog.pid, dog.done, dog.broken = w, cmd.Process.Pid, done, false
+	if dog.every == nil {
+		dog.every = map[int]bool{}
+	}
+	dog.every[dog.pid] = true
 }
 
 // watchdogEnviron is the watchdog's environment: the run it watches, and
