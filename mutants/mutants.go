@@ -5,10 +5,13 @@
 // at least one check of the catalogue fail. A mutant that survives is a
 // check missing.
 //
-// The tests build acpconform with `go build -overlay`, swapping the file for
-// its mutated copy, run the catalogue against the built-in (now broken)
+// The tests build acpconform once with every mutant in it (BuildTogether:
+// `go build -overlay` adds each mutant's copy of the function it edits,
+// and the function calls that copy when the process runs as that mutant,
+// MutantEnv), run the catalogue against the built-in (now broken)
 // reference with `acpconform run`, or against the mutated reference client
-// with `acpconform client`, and record which checks killed it.
+// with `acpconform client`, and record which checks killed it. A mutant
+// whose edit is not within one function gets a build of its own (Build).
 // `go test ./mutants -update` rewrites the kill matrix in docs/mutants.md.
 package mutants
 
@@ -428,12 +431,20 @@ func (m Mutant) Build(root, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	bin := filepath.Join(dir, "acpconform")
-	build := exec.Command("go", append(append([]string{"build", "-overlay", overlay}, buildFlags...), "-o", bin, "./cmd/acpconform")...)
-	build.Dir = root
-	build.Env = append(os.Environ(), buildGOGC)
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("mutant %s does not build: %v\n%s", m.Name, err, out)
+	bin, err := build(root, overlay, filepath.Join(dir, "acpconform"))
+	if err != nil {
+		return "", fmt.Errorf("mutant %s does not build: %w", m.Name, err)
+	}
+	return bin, nil
+}
+
+// build builds acpconform from root with overlay into bin.
+func build(root, overlay, bin string) (string, error) {
+	cmd := exec.Command("go", append(append([]string{"build", "-overlay", overlay}, buildFlags...), "-o", bin, "./cmd/acpconform")...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), buildGOGC)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%v\n%s", err, out)
 	}
 	return bin, nil
 }
