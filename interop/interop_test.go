@@ -53,6 +53,10 @@ var npmFolders = []struct{ dir, installed string }{
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	if testing.Short() {
+		fmt.Println("interop: -short leaves out every interop test: they install and run Node, Python and acpconform for minutes")
+		os.Exit(0)
+	}
 	code, err := setUp()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "interop: %v\n", err)
