@@ -398,13 +398,12 @@ func (m Mutant) Apply(root, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if n := strings.Count(string(src), m.From); n != 1 {
-		return "", fmt.Errorf("mutant %s: its text occurs %d times in reference/%s, want once: the reference changed, update the mutant", m.Name, n, m.File)
+	mutated, err := m.mutate(src)
+	if err != nil {
+		return "", err
 	}
-	mutated := strings.Replace(string(src), m.From, m.To, 1)
-	mutated = withImports(mutated, m.To+helpers[m.Name])
 	copyPath := filepath.Join(dir, m.Name+"-"+strings.ReplaceAll(m.File, "/", "-")) // File may be in a subpackage
-	if err := os.WriteFile(copyPath, []byte(mutated+helpers[m.Name]), 0o644); err != nil {
+	if err := os.WriteFile(copyPath, mutated, 0o644); err != nil {
 		return "", err
 	}
 	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {orig: copyPath}})

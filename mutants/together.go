@@ -206,8 +206,8 @@ func rename(n ast.Node, names map[string]bool, end string) bool {
 	return true
 }
 
-// mutate is src with m's edit, its imports and its helpers, as Apply
-// writes it.
+// mutate is src with m's edit, its imports and its helpers: the file Apply
+// writes, and the one BuildTogether takes the mutated function from.
 func (m Mutant) mutate(src []byte) ([]byte, error) {
 	if n := strings.Count(string(src), m.From); n != 1 {
 		return nil, fmt.Errorf("mutant %s: its text occurs %d times in reference/%s, want once: the reference changed, update the mutant", m.Name, n, m.File)
