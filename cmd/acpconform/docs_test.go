@@ -19,13 +19,17 @@ import (
 
 // TestDocs runs every command that README.md and docs/**/*.md show in a
 // ```sh or ```console block, each block as a testscript script in a copy
-// of the repository, with acpconform on the PATH as this test binary
-// (TestMain): a change that makes a document false fails here. The
-// convention is in docs/README.md.
+// of the repository, with acpconform on the PATH as the binary the other
+// tests run (binaries): a change that makes a document false fails here.
+// The convention is in docs/README.md.
 func TestDocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the documents' commands")
 	}
+	// Not this test binary: built with -race, it runs a catalogue about
+	// eight times slower, and the documents' commands are checked for
+	// what they print, not for data races (TestHostileRaceFreeRelayRun).
+	bin, _ := binaries(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +80,7 @@ func TestDocs(t *testing.T) {
 			}
 			// go install puts binaries here, not in a reader's GOPATH.
 			env.Setenv("GOPATH", filepath.Join(env.WorkDir, ".gopath"))
+			env.Setenv("PATH", filepath.Dir(bin)+string(filepath.ListSeparator)+env.Getenv("PATH"))
 			// The work directory is the repository, as a reader's clone
 			// is, so that ./cmd/... and docs/examples/... are where the
 			// documents say; what the commands write stays in it.

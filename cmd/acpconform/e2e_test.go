@@ -14,8 +14,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/testscript"
-
 	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/internal/waitbound"
 	"github.com/acpconform/acpconform/mocks/relay"
@@ -70,25 +68,14 @@ func binaries(t *testing.T) (string, string) {
 }
 
 func TestMain(m *testing.M) {
-	// Run as acpconform, this binary is acpconform: the documents'
-	// commands run it so (TestDocs).
-	testscript.Main(testRun{m}, map[string]func(){"acpconform": main})
-}
-
-// testRun runs the tests, then removes the binaries they built. Run as
-// acpconform, the binary does neither: its flags must stay as acpconform's
-// (Ginkgo refuses a -test.parallel that was set).
-type testRun struct{ m *testing.M }
-
-func (r testRun) Run() int {
 	// Most of these tests wait for a subject to time out, exit or be
 	// stopped; only a few compute.
 	waitbound.Parallel(3)
-	code := r.m.Run()
+	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
-	return code
+	os.Exit(code)
 }
 
 // result is one run of acpconform.
