@@ -18,12 +18,8 @@ import (
 // wants the verdict an idle machine gives: conformant. A bound of the
 // harness or of these tests that a busy machine outruns fails it.
 // docs/ci/README.md says how to load a whole go test run the same way.
-//
-// It is not parallel: go test runs it alone, before the parallel tests,
-// so that its loops keep the cores busy for its two runs only (about
-// 20 s) rather than for the whole matrix beside it (about 70 s, 130
-// CPU-seconds that slowed every package built or tested meanwhile).
 func TestCatalogueUnderLoad(t *testing.T) {
+	t.Parallel()
 	loops := busyLoops(t, runtime.NumCPU())
 	var wg sync.WaitGroup
 	for _, s := range []subject{tsAgentRow(), pythonAgentRow()} {

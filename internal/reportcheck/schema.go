@@ -4,18 +4,27 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 )
 
 // JUnitXSD is the path of junit-10.xsd, the schema of Jenkins' xUnit
 // plugin that junit.xml must be valid against (reports/testdata has it,
-// with where it comes from), in the source tree these tests run from.
+// with where it comes from), in the source tree these tests run from: the
+// module root is found from the package's directory, where go test runs
+// them, not from this file's compiled path, which -trimpath leaves out.
 var JUnitXSD = func() string {
-	_, file, _, _ := runtime.Caller(0) // .../internal/reportcheck/schema.go
-	return filepath.Join(filepath.Dir(file), "..", "..", "reports", "testdata", "junit-10.xsd")
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return filepath.Join(d, "reports", "testdata", "junit-10.xsd")
+		}
+		if filepath.Dir(d) == d {
+			return filepath.Join(dir, "reports", "testdata", "junit-10.xsd") // xmllint says it is missing
+		}
+	}
 }()
 
 // JUnitValid validates a junit.xml against JUnitXSD with the xmllint at
