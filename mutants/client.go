@@ -1,10 +1,11 @@
 package mutants
 
 // clientMutants break the reference client (reference/probeclient), one
-// rule of a client under test at a time. Each answers validly, or exits
-// otherwise than it should, so that only the checks of the test mode
-// (CLI-5) can kill it; they run as `acpconform client -- <mutant>
-// reference-client` (see Mutant.Role).
+// rule of a client under test at a time: each answers validly but not as
+// told, or exits otherwise than it should, so that only the checks of the
+// test mode (CLI-5) can kill it, or refuses what it must tolerate (CLI-3).
+// They run as `acpconform client -- <mutant> reference-client` (see
+// Mutant.Role).
 var clientMutants = []Mutant{
 	{"picks-one-based", "CLI-5", "probeclient/client.go", "opt, _ := oneOf[int(i)].(map[string]any)", "opt, _ := oneOf[max(int(i)-1, 0)].(map[string]any)"},
 	{"default-is-first-option", "CLI-5", "probeclient/client.go", `		if d, ok := choice["default"].(string); ok {`,
@@ -17,6 +18,17 @@ var clientMutants = []Mutant{
 	{"exits-1-after-turn", "CLI-5", "probeclient/run.go", "\treturn 0\n}", "\treturn 1\n}"},
 	{"stays-after-turn", "CLI-5", "probeclient/run.go", "\t\treturn fmt.Errorf(\"session/prompt: %w\", err)\n\t}\n\treturn nil\n}",
 		"\t\treturn fmt.Errorf(\"session/prompt: %w\", err)\n\t}\n\t<-conn.Done() // until the agent hangs up\n\treturn nil\n}"},
+	// A client written against a schema before 1.19.0, strict about the
+	// fields of an option.
+	{"description-intolerant", "CLI-3", "probeclient/client.go", "\tuser, ok, err := instruction(p.Form.Meta)\n", `	choice, _ := p.Form.RequestedSchema.Properties["choice"].(map[string]any)
+	options, _ := choice["oneOf"].([]any)
+	for _, o := range options {
+		if opt, _ := o.(map[string]any); opt["description"] != nil {
+			return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "unknown option field: description"})
+		}
+	}
+	user, ok, err := instruction(p.Form.Meta)
+`},
 }
 
 // The reference client's mutants are mutants of the reference too.

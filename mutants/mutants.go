@@ -52,7 +52,11 @@ var All = []Mutant{
 	{"description-without-namespace", "SCH-5", "schema.go", `DescriptionMetaKey = "acpkit.dev/choice-description"`, `DescriptionMetaKey = "description"`},
 	{"meta-without-description", "SCH-5", "schema.go", `		if c.Description != "" {
 			opt.Meta = map[string]string{DescriptionMetaKey: c.Description}
-		}`, `		opt.Meta = map[string]string{DescriptionMetaKey: c.Description}`},
+			opt.Description = c.Description
+		}`, `		opt.Meta = map[string]string{DescriptionMetaKey: c.Description}
+		opt.Description = c.Description`},
+	// ACP Kit's own form: the description only under its _meta key.
+	{"standard-description-left-out", "SCH-7", "schema.go", "\t\t\topt.Description = c.Description\n", ""},
 	// Every error answered as a success, the first choice or a decline:
 	// each check that expects an error must fail it (expects:error).
 	{"errors-answered-as-success", "RES-1", "ask.go", `func AskChoice[T any](ctx context.Context, s *Session, question string, choices []Choice[T], opts ...Option[T]) (Result[T], error) {

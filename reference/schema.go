@@ -66,11 +66,13 @@ type ChoiceSchema struct {
 }
 
 // ChoiceOption is one entry of a [ChoiceSchema]: a token and its label, with
-// the description as metadata when there is one.
+// the description, when there is one, both in the schema's standard field
+// (SCH-7) and as metadata under ACP Kit's key (SCH-5).
 type ChoiceOption struct {
-	Const string            `json:"const"`
-	Title string            `json:"title"`
-	Meta  map[string]string `json:"_meta,omitempty"`
+	Const       string            `json:"const"`
+	Title       string            `json:"title"`
+	Description string            `json:"description,omitempty"`
+	Meta        map[string]string `json:"_meta,omitempty"`
 }
 
 // Token returns the opaque token of the choice at index i: "choice_<i>".
@@ -86,7 +88,7 @@ func Compile[T any](question string, choices []Choice[T]) (ElicitationRequest, e
 	return compile(question, choices), nil
 }
 
-// compile builds the form of CONTRACT SCH-1..6 and DEF-2 from valid arguments.
+// compile builds the form of CONTRACT SCH-1..7 and DEF-2 from valid arguments.
 // Application values are not consulted: only labels, descriptions and the
 // default flag reach the wire.
 func compile[T any](question string, choices []Choice[T]) ElicitationRequest {
@@ -95,6 +97,7 @@ func compile[T any](question string, choices []Choice[T]) ElicitationRequest {
 		opt := ChoiceOption{Const: Token(i), Title: c.Label}
 		if c.Description != "" {
 			opt.Meta = map[string]string{DescriptionMetaKey: c.Description}
+			opt.Description = c.Description
 		}
 		prop.OneOf[i] = opt
 		if c.Default {

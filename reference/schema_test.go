@@ -43,7 +43,7 @@ var _ = Describe("SCH: what ask_choice sends", func() {
 		Expect(c.requests(ctx)).To(Equal([]string{"elicitation/create"}), "one request per call")
 	})
 
-	It("sends exactly the documented schema: one required string property with oneOf, labels untrimmed (SCH-2, SCH-3, SCH-5, DEF-2)", within, func(ctx SpecContext) {
+	It("sends exactly the documented schema: one required string property with oneOf, labels untrimmed, descriptions in both fields (SCH-2, SCH-3, SCH-5, SCH-7, DEF-2)", within, func(ctx SpecContext) {
 		choices := deployChoices()
 		choices[0].Label = " Preview "
 		req := sentRequest(ctx, "Choose a deployment target", choices)
@@ -59,6 +59,7 @@ var _ = Describe("SCH: what ask_choice sends", func() {
 					"oneOf": [
 						{"const": "choice_0", "title": " Preview "},
 						{"const": "choice_1", "title": "Production",
+						 "description": "Deploy to the production environment.",
 						 "_meta": {"acpkit.dev/choice-description": "Deploy to the production environment."}}
 					],
 					"default": "choice_1"

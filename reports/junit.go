@@ -40,6 +40,7 @@ func WriteJUnit(w io.Writer, r Run) error {
 			{Name: "reason", Value: line(r.Reason)},
 			{Name: "acpconform.version", Value: line(r.Version)},
 			{Name: "contract.revision", Value: line(r.Contract)},
+			{Name: "acp.schema", Value: line(r.Schema)},
 		}},
 	}
 	if r.Shard.Count > 0 {

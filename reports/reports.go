@@ -116,6 +116,7 @@ type Run struct {
 	Command  string // the subject's command line, when it is a command
 	Version  string // of acpconform
 	Contract string // the contract revision
+	Schema   string // the ACP schema release the contract follows: "1.21.0"
 	Shard    Shard  // the part of a split run this run is; zero for a whole run
 	// Selection is what the run selected; zero in a report of an older
 	// acpconform.

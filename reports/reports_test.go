@@ -190,7 +190,7 @@ func TestJUnitReadsBack(t *testing.T) {
 	dir := t.TempDir()
 	paths := reports.Paths{JUnit: filepath.Join(dir, "junit.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "s.md")}
 	r := run(sample())
-	r.Version, r.Contract, r.Command = "v9.9.9", "2", "./my-agent --stdio"
+	r.Version, r.Contract, r.Schema, r.Command = "v9.9.9", "2", "1.21.0", "./my-agent --stdio"
 	r.Checks = append(r.Checks, reports.Check{Name: "VAL: deselected", Area: "VAL", State: reports.StateDeselected})
 	r.Checks[1].Again = "acpconform agent --check TOK-2/leading-zero -v"
 	reports.Decide(&r, nil, "", false)
@@ -209,7 +209,7 @@ func TestJUnitReadsBack(t *testing.T) {
 	if s.Totals.Tests != 5 || s.Totals.Failed+s.Totals.Error != 3 || s.Totals.Skipped != 1 || s.Totals.Passed != 1 {
 		t.Errorf("JUnit totals %+v; the deselected check must be left out", s.Totals)
 	}
-	if s.Properties["acpconform.version"] != "v9.9.9" || s.Properties["subject.command"] != "./my-agent --stdio" || s.Properties["contract.revision"] != "2" || s.Properties["verdict"] != "not conformant" {
+	if s.Properties["acpconform.version"] != "v9.9.9" || s.Properties["subject.command"] != "./my-agent --stdio" || s.Properties["contract.revision"] != "2" || s.Properties["acp.schema"] != "1.21.0" || s.Properties["verdict"] != "not conformant" {
 		t.Errorf("suite properties %v", s.Properties)
 	}
 	byName := map[string]junit.Test{}

@@ -103,7 +103,7 @@ func ReadJSON(r io.Reader) (Run, error) {
 		}
 	}
 	run := Run{
-		Subject: j.Subject, Command: j.Command, Version: j.Version, Contract: j.Contract,
+		Subject: j.Subject, Command: j.Command, Version: j.Version, Contract: j.Contract, Schema: j.Schema,
 		Verdict: j.Verdict, Reason: j.Reason, Seconds: j.Seconds, Checks: j.Checks, Problems: j.Problems,
 	}
 	if j.Selection != nil {
@@ -211,7 +211,7 @@ func Merge(shards []ShardRun, expect Expect) (run Run, interruption string, err 
 		}
 	}
 
-	run = Run{Subject: first.Run.Subject, Command: first.Run.Command, Version: first.Run.Version, Contract: first.Run.Contract, Selection: first.Run.Selection}
+	run = Run{Subject: first.Run.Subject, Command: first.Run.Command, Version: first.Run.Version, Contract: first.Run.Contract, Schema: first.Run.Schema, Selection: first.Run.Selection}
 	for _, s := range ordered {
 		run.Seconds = max(run.Seconds, s.Run.Seconds) // the shards ran side by side
 		if s.Run.Verdict == Interrupted && interruption == "" {
@@ -368,6 +368,7 @@ func sameRun(first, s ShardRun) error {
 		{"command", a.Command, b.Command},
 		{"acpconform version", a.Version, b.Version},
 		{"contract revision", a.Contract, b.Contract},
+		{"ACP schema", a.Schema, b.Schema},
 		{"catalogue", a.Selection.Catalogue, b.Selection.Catalogue},
 		{"selection", a.Selection.Filter, b.Selection.Filter},
 	} {

@@ -136,6 +136,7 @@ func TestMergeRefusesWhatIsNotOneRun(t *testing.T) {
 		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Command = "./b" })}, `command "./b"`},
 		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Version = "v9" })}, `acpconform version "v9"`},
 		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Contract = "r9" })}, `contract revision "r9"`},
+		{[]reports.ShardRun{one, other(func(r *reports.Run) { r.Schema = "1.99.0" })}, `ACP schema "1.99.0"`},
 		{[]reports.ShardRun{shardRun(1, 2, pass, desl), {File: "whole.json", Run: reports.Run{Subject: "my-agent"}}}, "whole.json: not the report of a shard"},
 		{nil, "no report to merge"},
 

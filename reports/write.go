@@ -190,6 +190,7 @@ type JSON struct {
 	Acpconform int    `json:"acpconform"` // FormatVersion
 	Version    string `json:"version,omitempty"`
 	Contract   string `json:"contract,omitempty"`
+	Schema     string `json:"schema,omitempty"` // the ACP schema release
 	Subject    string `json:"subject"`
 	Command    string `json:"command,omitempty"`
 	Shard      *Shard `json:"shard,omitempty"` // a shard's report: merge reads it
@@ -211,7 +212,7 @@ func WriteJSON(w io.Writer, r Run) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	j := JSON{
-		Acpconform: FormatVersion, Version: r.Version, Contract: r.Contract,
+		Acpconform: FormatVersion, Version: r.Version, Contract: r.Contract, Schema: r.Schema,
 		Subject: r.Subject, Command: r.Command, Verdict: r.Verdict, Reason: r.Reason, Succeeded: r.Verdict == Conformant,
 		Seconds: r.Seconds, Totals: Count(r.Checks), Problems: r.Problems, Checks: r.Checks,
 	}

@@ -22,7 +22,7 @@ import (
 // by the reference, with the scripted-user instruction of PROBE.md §2.
 // Each check fails only for its own rule: CLI-1 for a real -32601, CLI-2
 // for an invalid answer (or none, or two), CLI-3 for a form refused because
-// of its _meta, CLI-4 for an unadvertised form not refused with -32602. How
+// of its _meta or option descriptions, CLI-4 for an unadvertised form not refused with -32602. How
 // a valid answer differs from the instruction is CLI-5's alone, so that a
 // client without test mode is told to run with --no-scripted-user.
 func (e *env) cli() {
@@ -70,7 +70,7 @@ func (e *env) cli() {
 			t.expectValid()
 		})
 
-		e.it("tolerates-meta", "tolerates option _meta and unknown _meta keys", rules("CLI-3"), func(ctx SpecContext) {
+		e.it("tolerates-meta", "tolerates option _meta, unknown _meta keys and the standard per-option description", rules("CLI-3"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			user := probe.User{Action: "accept", Pick: 1}
 			meta := json.RawMessage(`{"vendor.example/trace":"abc","vendor.example/nested":{"x":[1,2]}}`)
@@ -79,10 +79,10 @@ func (e *env) cli() {
 			assert(len(ex) == 2, "the turn carried %d elicitation/create requests, want 2", len(ex))
 			plain, withMeta := ex[0], ex[1]
 			if !plain.Answered || plain.Answer.Error != nil {
-				Skip(fmt.Sprintf("the client did not answer even the form without _meta (%s), so whether _meta is what it refuses cannot be told: the other CLI checks report it", answerOf(plain)))
+				Skip(fmt.Sprintf("the client did not answer even the form without _meta and descriptions (%s), so whether they are what it refuses cannot be told: the other CLI checks report it", answerOf(plain)))
 			}
 			assert(withMeta.Answered && withMeta.Answer.Error == nil,
-				"the client answered the form without _meta, but not the same form with option _meta and unknown _meta keys (%s): metadata is no reason to refuse", answerOf(withMeta))
+				"the client answered the form without _meta and descriptions, but not the same form with option _meta, unknown _meta keys and an option's standard description (%s): none of them is a reason to refuse", answerOf(withMeta))
 		})
 
 		DescribeTable("answers as its scripted user says:",
@@ -210,8 +210,9 @@ func (e *env) needTestMode() {
 	}
 }
 
-// plainForm is deployForm without option _meta: the form of checks that
-// must not depend on whether the client tolerates metadata (CLI-3).
+// plainForm is deployForm without option _meta or descriptions: the form
+// of checks that must not depend on whether the client tolerates them
+// (CLI-3).
 func plainForm() script.Elicit {
 	return script.Elicit{Question: "Choose a deployment target", Choices: []script.Choice{
 		{Label: "Preview"},

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,9 +11,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/reference"
 )
 
-// sch: what ask_choice sends (SCH-1..6, DEF-2).
+// sch: what ask_choice sends (SCH-1..7, DEF-2).
 func (e *env) sch() {
 	Describe("SCH: what ask_choice sends", func() {
 		e.it("one-form-scoped-to-session", "sends one form request scoped to the session, with the question exactly as given", rules("SCH-1"), func(ctx SpecContext) {
@@ -36,7 +38,7 @@ func (e *env) sch() {
 			req := deploy()
 			req.Choices[0].Label = " Preview "
 			Expect(f.probe(ctx, req)).To(BeOutcome(declined))
-			expectJSON("the agent sent a requestedSchema other than the typed-choice schema", rawJSON(gjson.GetBytes(f.params(), "requestedSchema")), json.RawMessage(`{
+			expectJSON("the agent sent a requestedSchema other than the typed-choice schema", withoutStandardDescriptions(gjson.GetBytes(f.params(), "requestedSchema")), json.RawMessage(`{
 				"type": "object",
 				"properties": {"choice": {
 					"type": "string",
@@ -93,6 +95,19 @@ func (e *env) sch() {
 			assert(!meta.Exists(), "the agent sent the _meta %s for a choice without a description, want none", meta.Raw)
 			expectJSON("the agent sent other option metadata than the description", rawJSON(oneOf.Get("1._meta")), json.RawMessage(`{"acpkit.dev/choice-description":"Bee"}`))
 		})
+
+		e.it("standard-description", "also carries a choice's description in its option's standard description field, and none for a choice without one",
+			rules("SCH-7"), func(ctx SpecContext) {
+				f := e.connect(ctx, formClient).answer(script.Decline())
+				description := "Bee 🐝, in 𝔟old"
+				Expect(f.probe(ctx, ask("Pick", choice("a", "A"), described(choice("b", "B"), description)))).To(BeOutcome(declined))
+				oneOf := gjson.GetBytes(f.params(), "requestedSchema.properties.choice.oneOf")
+				none := oneOf.Get("0.description")
+				assert(!none.Exists(), "the agent sent the description %s for a choice without one, want none", none.Raw)
+				standard := oneOf.Get("1.description")
+				assert(standard.Type == gjson.String, "the agent sent the description of the second choice only as _meta (its option's description is %s): the schema's standard per-option description field lets every client show it", orAbsent(standard))
+				check(agentText("the second choice's description, in its option's description", standard.String(), description, "SCH-7"))
+			})
 
 		e.it("invents-nothing", "invents nothing: a list value is one value, never a multi-select, and no enum is added", rules("SCH-6"), func(ctx SpecContext) {
 			f := e.connect(ctx, formClient).answer(script.Accept(0))
@@ -152,6 +167,43 @@ func agentText(what, text, want, rule string) error {
 		return fmt.Errorf("the agent sent %s changed: %s (%s: exactly as given, every code point, astral ones and those a read boundary cuts included)", what, d, rule)
 	}
 	return nil
+}
+
+// withoutStandardDescriptions is a requestedSchema without the standard
+// description of each option that carries the same text under ACP Kit's
+// _meta key: SCH-7's field, a SHOULD that standard-description checks, is
+// neither required nor an invention to the checks of the exact form.
+func withoutStandardDescriptions(schema gjson.Result) json.RawMessage {
+	raw := rawJSON(schema)
+	var s map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers as sent, for the diff
+	if raw == nil || dec.Decode(&s) != nil {
+		return raw
+	}
+	props, _ := s["properties"].(map[string]any)
+	choice, _ := props["choice"].(map[string]any)
+	options, _ := choice["oneOf"].([]any)
+	for _, o := range options {
+		opt, _ := o.(map[string]any)
+		meta, _ := opt["_meta"].(map[string]any)
+		if d, ok := opt["description"].(string); ok && meta[reference.DescriptionMetaKey] == d {
+			delete(opt, "description")
+		}
+	}
+	out, err := json.Marshal(s)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// orAbsent shows what gjson found, or says that nothing was.
+func orAbsent(r gjson.Result) string {
+	if !r.Exists() {
+		return "absent"
+	}
+	return r.Raw
 }
 
 // rawJSON is what gjson found, as raw JSON: nil when nothing was found.

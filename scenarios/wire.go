@@ -131,16 +131,26 @@ func typedChoiceProblems(params json.RawMessage, session string) []string {
 			p = append(p, fmt.Sprintf("SCH-3: option %d has title %s, want its label", i, show(o["title"])))
 		}
 		for k := range o {
-			if k != "const" && k != "title" && k != "_meta" {
+			if k != "const" && k != "title" && k != "_meta" && k != "description" {
 				p = append(p, fmt.Sprintf("SCH-6: option %d invents %q", i, k))
 			}
 		}
+		var described string // the description under ACP Kit's key
 		if meta, ok := o["_meta"]; ok {
 			var m map[string]json.RawMessage
 			if json.Unmarshal(meta, &m) != nil || len(m) != 1 || m["acpkit.dev/choice-description"] == nil {
 				p = append(p, fmt.Sprintf("SCH-5: option %d has _meta %s, want only acpkit.dev/choice-description", i, show(meta)))
-			} else if _, ok := str(m["acpkit.dev/choice-description"]); !ok {
+			} else if d, ok := str(m["acpkit.dev/choice-description"]); !ok {
 				p = append(p, fmt.Sprintf("SCH-5: option %d's description is not a string", i))
+			} else {
+				described = d
+			}
+		}
+		// SCH-7's standard field repeats the description; with none under
+		// the _meta key, it has no description to repeat.
+		if raw, ok := o["description"]; ok {
+			if d, _ := str(raw); described == "" || d != described {
+				p = append(p, fmt.Sprintf("SCH-6: option %d has the description %s, which is not its choice's description in _meta (%q)", i, show(raw), described))
 			}
 		}
 	}

@@ -13,6 +13,11 @@ func TestTypedChoiceProblems(t *testing.T) {
 	if p := typedChoiceProblems(json.RawMessage(good), "s"); len(p) != 0 {
 		t.Fatalf("a good form has problems: %q", p)
 	}
+	// SCH-7: the description in the standard field too.
+	standard := strings.Replace(good, `"title":"B",`, `"title":"B","description":"Bee",`, 1)
+	if p := typedChoiceProblems(json.RawMessage(standard), "s"); len(p) != 0 {
+		t.Fatalf("a good form with SCH-7's standard description has problems: %q", p)
+	}
 	for _, tc := range []struct {
 		name, from, to, want string
 	}{
@@ -30,6 +35,8 @@ func TestTypedChoiceProblems(t *testing.T) {
 		{"an enum", `"type":"string",`, `"type":"string","enum":["choice_0"],`, `SCH-6: the choice property invents "enum"`},
 		{"an option key", `"title":"A"}`, `"title":"A","value":"a"}`, `SCH-6: option 0 invents "value"`},
 		{"bare description key", `"acpkit.dev/choice-description":"Bee"`, `"description":"Bee"`, "SCH-5: option 1"},
+		{"a description of no choice's", `"title":"A"}`, `"title":"A","description":"Ay"}`, `SCH-6: option 0 has the description "Ay"`},
+		{"another description", `"title":"B",`, `"title":"B","description":"Bea",`, `SCH-6: option 1 has the description "Bea"`},
 		{"default as a label", `"default":"choice_1"`, `"default":"B"`, "DEF-2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

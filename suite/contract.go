@@ -120,6 +120,20 @@ func revisionOf(text string) string {
 	return "1"
 }
 
+// schemaLine names the ACP schema release the contract follows, in its
+// **Schema.** paragraph.
+var schemaLine = regexp.MustCompile(`(?m)^\*\*Schema\.\*\* Wire shapes follow ACP v1 as of schema (\d+\.\d+\.\d+)`)
+
+// Schema is the ACP schema release the contract follows, as its text
+// states it, such as "1.21.0"; "" when it names none, as revisions
+// before 4 did not.
+func Schema() string {
+	if m := schemaLine.FindStringSubmatch(contractText); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // Rules returns every rule, in the contract's order.
 func Rules() []Rule { return append([]Rule(nil), contract().rules...) }
 

@@ -6,8 +6,11 @@ import (
 )
 
 func TestRegistryReadsTheWholeContract(t *testing.T) {
-	if got := len(Rules()); got != 60 {
-		t.Errorf("%d rules, want the 60 of CONTRACT.md revision 3", got)
+	if got := len(Rules()); got != 61 {
+		t.Errorf("%d rules, want the 60 of CONTRACT.md revision 3 and SCH-7", got)
+	}
+	if r := MustLookup("SCH-7"); r.Level != Should || r.Role != AgentRole || r.Area != "SCH" {
+		t.Errorf("SCH-7 = %+v", r)
 	}
 	r := MustLookup("TOK-2")
 	if r.Area != "TOK" || r.Level != Must || r.Role != AgentRole || !strings.HasPrefix(r.Text, "Every other accept is an invalid response") || !strings.HasSuffix(r.Text, "the label or the application value in place of the token.") {
@@ -30,6 +33,11 @@ func TestRegistryReadsTheWholeContract(t *testing.T) {
 	}
 	if Revision() != "4" {
 		t.Errorf("Revision() = %q, want 4", Revision())
+	}
+	// Revision 4 names the schema (agentclientprotocol/agent-client-protocol,
+	// tag schema-v1.21.0).
+	if Schema() != "1.21.0" {
+		t.Errorf("Schema() = %q, want 1.21.0", Schema())
 	}
 	if r := MustLookup("SES-2"); r.Level != Must || r.Role != AgentRole || r.Area != "SES" {
 		t.Errorf("SES-2 = %+v", r)

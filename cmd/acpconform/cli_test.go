@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/acpconform/acpconform/suite"
 )
 
 func TestRunDispatch(t *testing.T) {
@@ -67,7 +69,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 
 func TestVersionAndExitCodes(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"--version"}, nil, &stdout, &stderr); code != exitOK || !strings.HasPrefix(stdout.String(), "acpconform ") || !strings.Contains(stdout.String(), "contract revision") {
+	if code := run(context.Background(), []string{"--version"}, nil, &stdout, &stderr); code != exitOK || !strings.HasPrefix(stdout.String(), "acpconform ") || !strings.Contains(stdout.String(), "contract revision") || !strings.Contains(stdout.String(), "ACP schema "+suite.Schema()) {
 		t.Errorf("--version: exit %d, %q", code, stdout.String())
 	}
 	stdout.Reset()

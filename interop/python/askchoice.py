@@ -197,13 +197,14 @@ def supports_form(client_capabilities):
 
 
 def compile_form(question, choices):
-    """The form of SCH-1..6 and DEF-2, without the session scope."""
+    """The form of SCH-1..7 and DEF-2, without the session scope."""
     one_of = []
     default = None
     for i, c in enumerate(choices):
         option = {"const": token(i), "title": c.label}
         if isinstance(c.description, str) and c.description != "":
-            option["_meta"] = {DESCRIPTION_META_KEY: c.description}
+            option["description"] = c.description  # the schema's own field (SCH-7)
+            option["_meta"] = {DESCRIPTION_META_KEY: c.description}  # ACP Kit's key (SCH-5)
         one_of.append(option)
         if c.default is True and default is None:
             default = token(i)

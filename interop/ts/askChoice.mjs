@@ -129,12 +129,13 @@ export async function askChoice(session, question, choices, options = {}) {
   return status === "accepted" ? accept(choices[i].value) : new ChoiceResult(status);
 }
 
-/** compile builds the form of SCH-1..6 and DEF-2, without the session scope. */
+/** compile builds the form of SCH-1..7 and DEF-2, without the session scope. */
 export function compile(question, choices) {
   const oneOf = choices.map((c, i) => {
     const option = { const: token(i), title: c.label };
     if (typeof c.description === "string" && c.description !== "") {
-      option._meta = { [DESCRIPTION_META_KEY]: c.description };
+      option.description = c.description; // the schema's own field (SCH-7)
+      option._meta = { [DESCRIPTION_META_KEY]: c.description }; // ACP Kit's key (SCH-5)
     }
     return option;
   });
