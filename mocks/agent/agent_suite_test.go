@@ -55,7 +55,7 @@ const deployParams = `{
 			"title": "Choice",
 			"oneOf": [
 				{"const": "choice_0", "title": "Preview"},
-				{"const": "choice_1", "title": "Production", "_meta": {"acpkit.dev/choice-description": "Deploy to the production environment."}}
+				{"const": "choice_1", "title": "Production", "description": "Deploy to the production environment.", "_meta": {"acpkit.dev/choice-description": "Deploy to the production environment."}}
 			],
 			"default": "choice_1"
 		}},
