@@ -22,9 +22,10 @@ import (
 // by the reference, with the scripted-user instruction of PROBE.md §2.
 // Each check fails only for its own rule: CLI-1 for a real -32601, CLI-2
 // for an invalid answer (or none, or two), CLI-3 for a form refused because
-// of its _meta or option descriptions, CLI-4 for an unadvertised form not refused with -32602. How
-// a valid answer differs from the instruction is CLI-5's alone, so that a
-// client without test mode is told to run with --no-scripted-user.
+// of its _meta or option descriptions, CLI-4 for an unadvertised form not
+// refused with -32602. How a valid answer differs from the instruction is
+// CLI-5's alone, so that a client without test mode is told to run with
+// --no-scripted-user.
 func (e *env) cli() {
 	Describe("CLI: a client under test", func() {
 		DescribeTable("answers each request validly; its scripted user says:",

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -103,9 +102,9 @@ func (e *env) sch() {
 				Expect(f.probe(ctx, ask("Pick", choice("a", "A"), described(choice("b", "B"), description)))).To(BeOutcome(declined))
 				oneOf := gjson.GetBytes(f.params(), "requestedSchema.properties.choice.oneOf")
 				none := oneOf.Get("0.description")
-				assert(!none.Exists(), "the agent sent the description %s for a choice without one, want none", none.Raw)
+				assert(!none.Exists(), "the agent sent the description %s for a choice without one, want none", show(rawJSON(none)))
 				standard := oneOf.Get("1.description")
-				assert(standard.Type == gjson.String, "the agent sent the description of the second choice only as _meta (its option's description is %s): the schema's standard per-option description field lets every client show it", orAbsent(standard))
+				assert(standard.Type == gjson.String, "the agent sent the description of the second choice only as _meta (its option's description is %s): the schema's standard per-option description field lets every client show it", show(rawJSON(standard)))
 				check(agentText("the second choice's description, in its option's description", standard.String(), description, "SCH-7"))
 			})
 
@@ -175,10 +174,9 @@ func agentText(what, text, want, rule string) error {
 // neither required nor an invention to the checks of the exact form.
 func withoutStandardDescriptions(schema gjson.Result) json.RawMessage {
 	raw := rawJSON(schema)
-	var s map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber() // numbers as sent, for the diff
-	if raw == nil || dec.Decode(&s) != nil {
+	v, err := decodeJSON(raw) // numbers as sent, for the diff
+	s, ok := v.(map[string]any)
+	if err != nil || !ok {
 		return raw
 	}
 	props, _ := s["properties"].(map[string]any)
@@ -196,14 +194,6 @@ func withoutStandardDescriptions(schema gjson.Result) json.RawMessage {
 		return raw
 	}
 	return out
-}
-
-// orAbsent shows what gjson found, or says that nothing was.
-func orAbsent(r gjson.Result) string {
-	if !r.Exists() {
-		return "absent"
-	}
-	return r.Raw
 }
 
 // rawJSON is what gjson found, as raw JSON: nil when nothing was found.
