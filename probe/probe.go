@@ -26,6 +26,12 @@ import (
 // request and outcome.
 const Version = 1
 
+// Revision counts the compatible additions to version 1 (docs/probe.md §4):
+// revision 2 adds the create_elicitation op, its outcome's content, and
+// the scripted user's content and wait for forms of every shape, URL mode
+// and cancelled requests.
+const Revision = 2
+
 // OpAskChoice is the one operation of probe requests so far.
 const OpAskChoice = "ask_choice"
 
@@ -289,16 +295,25 @@ const PickDefault = "default"
 
 // Actions of a scripted user.
 const (
-	ActionAccept  = "accept"  // accepts the option Pick names
+	ActionAccept  = "accept"  // accepts: the option Pick names, the Content given, or a URL
 	ActionDecline = "decline" // declines, without content
 	ActionCancel  = "cancel"  // cancels, without content
+	// ActionWait answers nothing until the agent cancels the request with
+	// $/cancel_request, then answers it as cancelled (action cancel, or
+	// JSON-RPC error -32800).
+	ActionWait = "wait"
 )
 
 // User is the scripted-user instruction an agent attaches to an
-// elicitation/create request for a client adapter in test mode.
+// elicitation/create request for a client adapter in test mode. An accept
+// of a typed-choice form names its Pick; an accept of any other form gives
+// the Content to answer with, exactly; an accept of a URL elicitation names
+// neither: the user consents to open the URL, which a client in test mode
+// does not do.
 type User struct {
-	Action string `json:"action"`         // ActionAccept, ActionDecline or ActionCancel
-	Pick   any    `json:"pick,omitempty"` // accept only: an index (number) or PickDefault
+	Action  string          `json:"action"`            // ActionAccept, ActionDecline, ActionCancel or ActionWait
+	Pick    any             `json:"pick,omitempty"`    // accept of a typed choice: an index (number) or PickDefault
+	Content json.RawMessage `json:"content,omitempty"` // accept of another form: the content, a JSON object
 }
 
 // MaxInteger bounds the integer members of probe documents (an outcome's

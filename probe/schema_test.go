@@ -301,7 +301,12 @@ func TestSchemaDocuments(t *testing.T) {
 		{probe.SchemaUser, `{"action":"accept","pick":"default"}`, ""},
 		{probe.SchemaUser, `{"action":"decline"}`, ""},
 		{probe.SchemaUser, `{"action":"cancel","later":true}`, ""},
-		{probe.SchemaUser, `{"action":"accept"}`, ` user.json#/then/required`},
+		{probe.SchemaUser, `{"action":"accept"}`, ""}, // a URL elicitation's
+		{probe.SchemaUser, `{"action":"accept","content":{"name":"Ada","age":36,"tags":["a"],"ok":true}}`, ""},
+		{probe.SchemaUser, `{"action":"wait"}`, ""},
+		{probe.SchemaUser, `{"action":"accept","pick":0,"content":{}}`, ` user.json#/then/not`},
+		{probe.SchemaUser, `{"action":"accept","content":{"x":null}}`, `/content/x user.json#/properties/content/additionalProperties/type`},
+		{probe.SchemaUser, `{"action":"decline","content":{}}`, `/content user.json#/else/properties/content/not`},
 		{probe.SchemaUser, `{"action":"decline","pick":0}`, `/pick user.json#/else/properties/pick/not`},
 		{probe.SchemaUser, `{"action":"accept","pick":"first"}`, `/pick user.json#/properties/pick/then/const`},
 		{probe.SchemaUser, `{"action":"accept","pick":-1}`, `/pick user.json#/properties/pick/minimum`},

@@ -38,7 +38,7 @@ func AskChoice[T any](ctx context.Context, s *Session, question string, choices 
 		}
 		return Result[T]{}, fmt.Errorf("%w: no form elicitation in the client's capabilities and no fallback", ErrElicitationUnsupported)
 	}
-	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	resp, err := s.send(ctx, compile(question, choices))
 	if err != nil {
 		return Result[T]{}, err
 	}

@@ -55,6 +55,7 @@ type ElicitationSchema struct {
 	Description string         `json:"description,omitempty"`
 	Properties  map[string]any `json:"properties"`
 	Required    []string       `json:"required,omitempty"`
+	Meta        map[string]any `json:"_meta,omitempty"`
 }
 
 // ChoiceSchema is the single-select string property of a typed-choice form.

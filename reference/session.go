@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	acp "github.com/coder/acp-go-sdk"
 )
@@ -55,13 +56,41 @@ func (s *Session) SupportsElicitation(mode ElicitationMode) bool {
 }
 
 // CreateElicitation sends req, scoped to this session, and returns the
-// client's answer as received. It is the low-level API under [AskChoice], for
-// multi-field forms, URL elicitation and other schema shapes. It sends nothing
-// and fails with [ErrElicitationUnsupported] when the client did not advertise
-// req.Mode. Besides the errors of [Requester], it fails with a
-// [*ResponseError] when the answer is not an object or its action is not a
-// string; any other action, known or not, is left to the caller.
+// client's answer: the low-level API under [AskChoice], for multi-field
+// forms, URL elicitation and other schema shapes (CONTRACT ELI-1..3). It
+// sends nothing and fails with [ErrElicitationUnsupported] when the client
+// did not advertise req.Mode. Besides the errors of [Requester], it fails
+// with a [*ResponseError] when the answer is not an object or its action
+// not a string, or an accepted form's content does not satisfy
+// req.RequestedSchema ([ContentProblems]). The content of a decline, a
+// cancel or an accepted URL elicitation means nothing and is dropped; an
+// accepted form's content is returned as received, every number as
+// written. Any other action, a custom one included, is handed back as it
+// came, for the caller to keep or refuse.
 func (s *Session) CreateElicitation(ctx context.Context, req ElicitationRequest) (ElicitationResponse, error) {
+	resp, err := s.send(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	switch {
+	case resp.Action == "accept" && req.Mode == ModeForm:
+		schema, err := json.Marshal(req.RequestedSchema)
+		if err != nil {
+			return resp, fmt.Errorf("reference: the requested schema cannot be written: %w", err)
+		}
+		if problems := ContentProblems(schema, resp.Content); len(problems) > 0 {
+			return resp, &ResponseError{Reason: "the accepted content does not satisfy the requested schema: " + strings.Join(problems, "; "), Result: resp.Raw}
+		}
+	case resp.Action == "accept", resp.Action == "decline", resp.Action == "cancel":
+		resp.Content = nil
+	}
+	return resp, nil
+}
+
+// send sends req, scoped to this session, after checking that the client
+// advertised its mode, and returns the answer as received, judging nothing
+// but its being an object with a string action.
+func (s *Session) send(ctx context.Context, req ElicitationRequest) (ElicitationResponse, error) {
 	if !s.SupportsElicitation(req.Mode) {
 		return ElicitationResponse{}, fmt.Errorf("%w: mode %q was not advertised", ErrElicitationUnsupported, req.Mode)
 	}

@@ -399,7 +399,8 @@ func (e *env) advertisesForm(ctx context.Context) bool {
 	wait, cancel := context.WithTimeout(ctx, e.turnBound(0))
 	defer cancel()
 	must("a prompt turn of the client, to read the capabilities it initializes with,", a.WaitTurns(wait, 1))
-	e.form, e.known, read = script.AdvertisesForm(a.Capabilities()), true, true
+	e.clientCaps = a.Capabilities()
+	e.form, e.known, read = script.AdvertisesForm(e.clientCaps), true, true
 	return e.form
 }
 

@@ -61,9 +61,10 @@ type env struct {
 	checks *Checks // what this catalogue declares
 	share  sharing // connections the checks share, unless isolated
 
-	caps  sync.Mutex // advertisesForm, for a client subject
-	known bool       // the client's capabilities were read
-	form  bool
+	caps       sync.Mutex // advertisesForm, for a client subject
+	known      bool       // the client's capabilities were read
+	form       bool
+	clientCaps json.RawMessage
 }
 
 // Catalogue declares every check of o.Subject's role against it. Call it
@@ -100,6 +101,7 @@ func Catalogue(o Options) *Checks {
 		switch o.Subject.Role() {
 		case suite.ClientRole:
 			e.cli()
+			e.eliClient()
 		case suite.AgentRole:
 			e.sch()
 			e.val()

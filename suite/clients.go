@@ -22,6 +22,9 @@ func (r referenceClient) Name() string {
 	if r.o.NoForm {
 		return "reference client without form elicitation (in-process)"
 	}
+	if r.o.NoURL {
+		return "reference client without URL elicitation (in-process)"
+	}
 	return "reference client (in-process)"
 }
 func (referenceClient) Role() Role           { return ClientRole }

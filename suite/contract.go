@@ -93,11 +93,11 @@ var contract = sync.OnceValue(func() registry {
 	return reg
 })
 
-// roleOf says who a rule constrains: CLI rules constrain clients, the rules
+// roleOf says who a rule constrains: CLI rules and ELI-4..7 constrain clients, the rules
 // of relays and the remote transport constrain relays, the rest agents.
 func roleOf(id string) Role {
 	switch {
-	case strings.HasPrefix(id, "CLI-"):
+	case strings.HasPrefix(id, "CLI-"), id == "ELI-4", id == "ELI-5", id == "ELI-6", id == "ELI-7":
 		return ClientRole
 	case strings.HasPrefix(id, "REM-"), strings.HasPrefix(id, "REL-"), id == "RTE-5", id == "RTE-6":
 		return RelayRole

@@ -6,8 +6,16 @@ import (
 )
 
 func TestRegistryReadsTheWholeContract(t *testing.T) {
-	if got := len(Rules()); got != 61 {
-		t.Errorf("%d rules, want the 60 of CONTRACT.md revision 3 and SCH-7", got)
+	if got := len(Rules()); got != 68 {
+		t.Errorf("%d rules, want the 60 of CONTRACT.md revision 3, SCH-7 and ELI-1..7", got)
+	}
+	for id, role := range map[string]Role{"ELI-1": AgentRole, "ELI-3": AgentRole, "ELI-4": ClientRole, "ELI-7": ClientRole} {
+		if r := MustLookup(id); r.Role != role || r.Area != "ELI" {
+			t.Errorf("%s = %+v, want role %s in area ELI", id, r, role)
+		}
+	}
+	if r := MustLookup("ELI-6"); r.Level != Should {
+		t.Errorf("ELI-6 = %+v, want SHOULD", r)
 	}
 	if r := MustLookup("SCH-7"); r.Level != Should || r.Role != AgentRole || r.Area != "SCH" {
 		t.Errorf("SCH-7 = %+v", r)
@@ -42,7 +50,7 @@ func TestRegistryReadsTheWholeContract(t *testing.T) {
 	if r := MustLookup("SES-2"); r.Level != Must || r.Role != AgentRole || r.Area != "SES" {
 		t.Errorf("SES-2 = %+v", r)
 	}
-	want := []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "REM", "CLI", "REL", "SES"}
+	want := []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "REM", "CLI", "REL", "SES", "ELI"}
 	if got := Areas(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Areas() = %v, want %v", got, want)
 	}

@@ -119,7 +119,7 @@ clients (acpconform client) and relays (acpconform relay). acpconform run
 checks the reference built into this binary; with --shard I/N a run is
 split across machines, and acpconform merge combines their reports. Every failure names its rule,
 says why, and how to run it again; docs/cli.md has every flag and exit code.`,
-		Version:       fmt.Sprintf("%s (contract revision %s, ACP schema %s, probe contract %d)", version.String(), suite.Revision(), suite.Schema(), probe.Version),
+		Version:       fmt.Sprintf("%s (contract revision %s, ACP schema %s, probe contract %d revision %d)", version.String(), suite.Revision(), suite.Schema(), probe.Version, probe.Revision),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          unknownCommand,

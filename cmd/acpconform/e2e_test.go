@@ -402,7 +402,7 @@ func TestListAndExplain(t *testing.T) {
 		Level  string   `json:"level"`
 		Checks []string `json:"checks"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil || len(suite.Rules()) != 61 || len(rules) != len(suite.Rules()) {
+	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil || len(suite.Rules()) != 68 || len(rules) != len(suite.Rules()) {
 		t.Fatalf("list --json: %v, %d rules", err, len(rules))
 	}
 	for _, rule := range rules {
@@ -412,7 +412,7 @@ func TestListAndExplain(t *testing.T) {
 	}
 	r = acpconform(t, nil, "list")
 	expectCode(t, r, 0)
-	if first, _, _ := strings.Cut(r.stdout, "\n"); first != "CONTRACT revision "+suite.Revision()+": 61 rules, each cited by a check, none pending" {
+	if first, _, _ := strings.Cut(r.stdout, "\n"); first != "CONTRACT revision "+suite.Revision()+": 68 rules, each cited by a check, none pending" {
 		t.Errorf("list's first line is %q, want the revision and no rule pending", first)
 	}
 	r = acpconform(t, nil, "explain", "CLI-4")

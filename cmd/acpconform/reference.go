@@ -63,6 +63,7 @@ follow (a pick that names no option, an unknown action) it refuses with
 	cmd.Args = cobra.NoArgs
 	cmd.Flags().StringVar(&o.Prompt, "prompt", "Please ask me to choose.", "the prompt's `TEXT`")
 	cmd.Flags().BoolVar(&o.NoForm, "no-form", false, "advertise no form elicitation")
+	cmd.Flags().BoolVar(&o.NoURL, "no-url", false, "advertise form elicitation only, no URL elicitation")
 	cmd.Flags().StringVar(&o.Broken, "broken", "", "break one client rule on purpose: "+strings.Join(probeclient.Brokens, ", "))
 	cmd.Flags().StringVar(&url, "websocket", "", "connect to an agent at this WebSocket `URL` instead of using stdio")
 	cmd.Flags().StringVar(&agent, "agent", "", "start this `COMMAND` (a line for sh -c) as the agent, on its stdio, instead of using stdio")

@@ -35,11 +35,13 @@ type referencePeer struct {
 
 // referencePeers are the subjects acpconform run checks, which between
 // them check every rule of the contract: a client without form
-// elicitation is the only one CLI-4 applies to, and it is there for that.
+// elicitation is the only one CLI-4 applies to, and one without URL
+// elicitation the only one ELI-6 does; each is there for that.
 var referencePeers = []referencePeer{
 	{subject: suite.Reference()},
 	{subject: suite.ReferenceClient(probeclient.Options{})},
 	{subject: suite.ReferenceClient(probeclient.Options{NoForm: true}), only: []string{"CLI-4"}},
+	{subject: suite.ReferenceClient(probeclient.Options{NoURL: true}), only: []string{"ELI-6"}},
 	{subject: suite.ReferenceMirror()},
 	{subject: suite.ReferenceCommandRelay()},
 }

@@ -14,6 +14,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -280,6 +281,8 @@ func (a *Agent) play(ctx context.Context, p *peer.Peer, sessionID string, st scr
 				"content":       map[string]string{"type": "text", "text": *st.Say},
 			},
 		})
+	case st.Complete != nil:
+		_ = p.Notify(ctx, "elicitation/complete", map[string]string{"elicitationId": *st.Complete})
 	case st.Raw != nil:
 		_ = p.WriteRaw(ctx, []byte(*st.Raw))
 	case st.Hold != nil:
@@ -301,12 +304,18 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 	a.st.Lock()
 	a.exchanges = append(a.exchanges, ex)
 	k := len(a.exchanges)
-	formAdvertised := script.AdvertisesForm(a.caps)
+	asked := Asked{Params: params, Caps: a.caps, Cancelled: e.Cancel}
 	a.st.Unlock()
 
 	wait, cancel := peer.WithBound(ctx, a.timeout())
 	defer cancel()
-	answer, err := p.Call(wait, "elicitation/create", params)
+	var sent func(json.RawMessage)
+	if e.Cancel {
+		sent = func(id json.RawMessage) {
+			_ = p.Notify(ctx, "$/cancel_request", map[string]json.RawMessage{"requestId": id})
+		}
+	}
+	answer, err := p.CallThen(wait, "elicitation/create", params, sent)
 	if err != nil {
 		var callErr *peer.CallError
 		switch {
@@ -318,10 +327,10 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 		}
 		return
 	}
-	problems := Check(params, answer, formAdvertised)
+	problems := Check(asked, answer)
 	var unmet []string
 	if e.Expect != nil {
-		unmet = expectAnswer(e.Expect, e.User, params, answer)
+		unmet = expectAnswer(e.Expect, e.User, asked, answer)
 	}
 	for _, pr := range problems {
 		p.Violate("elicitation/create #%d: %s", k, pr)
@@ -333,19 +342,32 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 }
 
 // Params builds the params of an Elicit step: the reference's typed-choice
-// form scoped to the session, with the user instruction and extra _meta;
-// or the raw params as they are.
+// form, a form of any shape or a URL elicitation, scoped to the session,
+// with the user instruction and extra _meta; or the raw params as they are.
 func Params(sessionID string, e *script.Elicit) (json.RawMessage, error) {
 	if e.Params != nil {
 		return json.RawMessage(e.Params), nil
 	}
-	choices := make([]reference.Choice[int], len(e.Choices))
-	for i, c := range e.Choices {
-		choices[i] = reference.Choice[int]{Value: i, Label: c.Label, Description: c.Description, Default: c.Default}
-	}
-	req, err := reference.Compile(e.Question, choices)
-	if err != nil {
-		return nil, err
+	var req reference.ElicitationRequest
+	switch {
+	case e.Form != nil:
+		req = reference.ElicitationRequest{Mode: reference.ModeForm, Message: e.Question}
+		dec := json.NewDecoder(bytes.NewReader(e.Form))
+		dec.UseNumber() // bounds and defaults as written
+		if err := dec.Decode(&req.RequestedSchema); err != nil {
+			return nil, fmt.Errorf("form is not a requestedSchema: %v", err)
+		}
+	case e.URL != "":
+		req = reference.ElicitationRequest{Mode: reference.ModeURL, Message: e.Question, URL: e.URL, ElicitationID: e.ElicitationID}
+	default:
+		choices := make([]reference.Choice[int], len(e.Choices))
+		for i, c := range e.Choices {
+			choices[i] = reference.Choice[int]{Value: i, Label: c.Label, Description: c.Description, Default: c.Default}
+		}
+		var err error
+		if req, err = reference.Compile(e.Question, choices); err != nil {
+			return nil, err
+		}
 	}
 	req.SessionID = acp.SessionId(sessionID)
 	meta := map[string]any{}

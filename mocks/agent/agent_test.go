@@ -185,14 +185,14 @@ var _ = Describe("The mock agent checks every answer (CLI-1, CLI-2)", func() {
 		Expect(a.Violations()).To(BeEmpty())
 	})
 
-	It("still checks the actions of an answer to a raw request", within, func(ctx SpecContext) {
+	It("checks the action of an answer to a URL elicitation under ELI-5", within, func(ctx SpecContext) {
 		a := agent.New(agent.Config{})
 		a.Append(elicit(&script.Elicit{Params: script.JSON(`{"sessionId":"s","mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e1"}`)}))
 		c := client.New(client.Config{Capabilities: client.FormElicitation})
 		c.Append(script.Elicitation{Answer: script.WithAction("maybe")})
 		start(ctx, a, c)
 		Expect(turn(ctx, c)).To(Equal("end_turn"))
-		Expect(a.Violations()).To(ConsistOf(`elicitation/create #1: CLI-2: unknown action "maybe"`))
+		Expect(a.Violations()).To(ConsistOf(`elicitation/create #1: ELI-5: unknown action "maybe"`))
 	})
 })
 

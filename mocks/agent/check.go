@@ -1,83 +1,160 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/reference"
 )
 
-// Check returns what is wrong with a client's answer to the elicitation/create
-// whose params were sent (CONTRACT CLI-1, CLI-2): -32601 from a client that
-// advertised form elicitation; an action other than accept, decline or
-// cancel; an accept whose content.choice is not one of the request's own
-// consts; content on a decline or cancel. Other JSON-RPC errors are not
-// wrong in themselves.
-func Check(params json.RawMessage, answer peer.Message, formAdvertised bool) []string {
-	if answer.Error != nil {
-		if answer.Error.Code == -32601 && formAdvertised {
-			return []string{fmt.Sprintf("CLI-1: the client advertised form elicitation but answered -32601 (%s): its elicitation/create route is not registered", answer.Error.Message)}
+// Asked is an elicitation/create as the agent sent it, with what its answer
+// is judged against.
+type Asked struct {
+	Params    json.RawMessage // as sent
+	Caps      json.RawMessage // the clientCapabilities of initialize
+	Cancelled bool            // the agent cancelled it with $/cancel_request
+}
+
+// kind is what an elicitation/create asks: a typed choice, a form of
+// another shape, a URL elicitation, or something else (a raw request).
+func (a Asked) kind() string {
+	var p struct {
+		Mode            string `json:"mode"`
+		RequestedSchema struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		} `json:"requestedSchema"`
+	}
+	if json.Unmarshal(a.Params, &p) != nil {
+		return ""
+	}
+	switch p.Mode {
+	case "url":
+		return "url"
+	case "form":
+		if form, err := script.ReadForm(a.Params); err == nil && len(form.Options) > 0 && len(p.RequestedSchema.Properties) == 1 {
+			return "choice"
 		}
-		return nil
+		if p.RequestedSchema.Properties != nil {
+			return "form"
+		}
+	}
+	return ""
+}
+
+// Check returns what is wrong with a client's answer to an elicitation/create
+// as any ACP client's. For a typed choice (CONTRACT CLI-1, CLI-2): -32601
+// from a client that advertised form elicitation; an action other than
+// accept, decline or cancel; an accept whose content.choice is not one of
+// the request's own consts; content on a decline or cancel. For a form of
+// another shape (ELI-4) or a URL elicitation (ELI-5) of a mode the client
+// advertised: any JSON-RPC error (but -32800 for a request the agent
+// cancelled, ELI-7), an unknown action, content on a decline or cancel, and
+// for a form an accept whose content does not satisfy its requestedSchema.
+// Other errors are not wrong in themselves.
+func Check(asked Asked, answer peer.Message) []string {
+	kind := asked.kind()
+	rule, mode := "CLI-2", "form"
+	switch kind {
+	case "form":
+		rule = "ELI-4"
+	case "url":
+		rule, mode = "ELI-5", "url"
+	}
+	advertised := script.Advertises(asked.Caps, mode)
+	if answer.Error != nil {
+		switch {
+		case answer.Error.Code == -32601 && advertised:
+			return []string{fmt.Sprintf("%s: the client advertised %s elicitation but answered -32601 (%s): its elicitation/create route is not registered", map[bool]string{true: "CLI-1", false: rule}[kind == "choice"], mode, answer.Error.Message)}
+		case kind == "choice" || kind == "" || !advertised:
+			return nil
+		case asked.Cancelled && answer.Error.Code == -32800:
+			return nil
+		}
+		return []string{fmt.Sprintf("%s: the client advertised %s elicitation but refused a request the schema allows with %s", rule, mode, answer.Error.Error())}
 	}
 	var result struct {
 		Action  *string         `json:"action"`
 		Content json.RawMessage `json:"content"`
 	}
 	if err := json.Unmarshal(answer.Result, &result); err != nil || result.Action == nil {
-		return []string{fmt.Sprintf("CLI-2: the answer %s has no action", answer.Result)}
+		return []string{fmt.Sprintf("%s: the answer %s has no action", rule, answer.Result)}
 	}
 	switch *result.Action {
 	case "accept":
-		form, err := script.ReadForm(params)
-		if err != nil || len(form.Options) == 0 {
-			return nil // a raw request that is no typed choice: nothing to check the content against
-		}
-		var content struct {
-			Choice *string `json:"choice"`
-		}
-		if json.Unmarshal(result.Content, &content) != nil || content.Choice == nil {
-			return []string{fmt.Sprintf("CLI-2: the accept's content %s has no string choice", orAbsent(result.Content))}
-		}
-		if !slices.Contains(form.Tokens(), *content.Choice) {
-			return []string{fmt.Sprintf("CLI-2: the accepted choice %q is none of the offered consts %q", *content.Choice, form.Tokens())}
+		switch kind {
+		case "choice":
+			form, _ := script.ReadForm(asked.Params)
+			var content struct {
+				Choice *string `json:"choice"`
+			}
+			if json.Unmarshal(result.Content, &content) != nil || content.Choice == nil {
+				return []string{fmt.Sprintf("CLI-2: the accept's content %s has no string choice", orAbsent(result.Content))}
+			}
+			if !slices.Contains(form.Tokens(), *content.Choice) {
+				return []string{fmt.Sprintf("CLI-2: the accepted choice %q is none of the offered consts %q", *content.Choice, form.Tokens())}
+			}
+		case "form":
+			var p struct {
+				RequestedSchema json.RawMessage `json:"requestedSchema"`
+			}
+			_ = json.Unmarshal(asked.Params, &p)
+			if problems := reference.ContentProblems(p.RequestedSchema, result.Content); len(problems) > 0 {
+				return []string{fmt.Sprintf("ELI-4: the accepted content %s does not satisfy the requested schema: %s", orAbsent(result.Content), strings.Join(problems, "; "))}
+			}
 		}
 	case "decline", "cancel":
-		if result.Content != nil {
-			return []string{fmt.Sprintf("CLI-2: a %s carries content %s", *result.Action, result.Content)}
+		if result.Content != nil && (kind == "choice" || !isNull(result.Content)) {
+			return []string{fmt.Sprintf("%s: a %s carries content %s", rule, *result.Action, result.Content)}
 		}
 	default:
-		return []string{fmt.Sprintf("CLI-2: unknown action %q", *result.Action)}
+		return []string{fmt.Sprintf("%s: unknown action %q", rule, *result.Action)}
 	}
 	return nil
 }
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 // expectAnswer says how an answer differs from what the step expects of
 // it. A step that expects the scripted user's instruction to be followed
 // wants its action and, for accept, the const of the picked option; an
 // instruction that cannot be followed (an unknown action, a pick that names
 // no option) is to be refused with -32602 (PROBE.md §2).
-func expectAnswer(e *script.AnswerExpect, user *probe.User, params json.RawMessage, answer peer.Message) []string {
+func expectAnswer(e *script.AnswerExpect, user *probe.User, asked Asked, answer peer.Message) []string {
 	want := *e
-	refusal := "" // why the instruction must be refused
+	refusal := ""      // why the instruction must be refused
+	var content []byte // the content the instruction gives
+	waited := false    // the user waits for the request's cancel
 	if e.User && user != nil {
 		want.Action = user.Action
-		switch user.Action {
-		case "accept":
-			if want.Choice = pickedToken(params, user.Pick); want.Choice == "" {
+		switch kind := asked.kind(); {
+		case user.Action == "accept" && kind == "choice":
+			if want.Choice = pickedToken(asked.Params, user.Pick); want.Choice == "" {
 				refusal = fmt.Sprintf("the scripted-user pick %s names no offered option", showChoice(user.Pick))
 			}
-		case "decline", "cancel":
+		case user.Action == "accept" && kind == "form":
+			if content = user.Content; content == nil {
+				refusal = "the scripted-user accept of a form gives no content"
+			}
+		case user.Action == "accept" && kind == "url":
+		case user.Action == "decline", user.Action == "cancel":
+		case user.Action == "wait" && asked.Cancelled:
+			want.Action, waited = "cancel", true
 		default:
 			refusal = fmt.Sprintf("the scripted-user action %q is unknown", user.Action)
 		}
 		if refusal != "" {
 			want.Error = -32602
 		}
+	}
+	if waited && answer.Error != nil && answer.Error.Code == -32800 {
+		return nil // the other answer of a cancelled request
 	}
 	if want.Error != 0 {
 		if answer.Error == nil || answer.Error.Code != want.Error {
@@ -89,20 +166,30 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, params json.RawMessa
 		return nil
 	}
 	var result struct {
-		Action  string `json:"action"`
-		Content struct {
-			Choice any `json:"choice"`
-		} `json:"content"`
+		Action  string          `json:"action"`
+		Content json.RawMessage `json:"content"`
 	}
 	if answer.Error != nil || json.Unmarshal(answer.Result, &result) != nil {
+		if waited {
+			return []string{fmt.Sprintf("the answer is %s, want action \"cancel\" or JSON-RPC error -32800: the scripted user waited, and the agent cancelled the request", describe(answer))}
+		}
 		return []string{fmt.Sprintf("the answer is %s, want action %q", describe(answer), want.Action)}
 	}
 	var problems []string
 	if want.Action != "" && result.Action != want.Action {
 		problems = append(problems, fmt.Sprintf("the action is %q, want %q", result.Action, want.Action))
 	}
-	if want.Choice != "" && result.Content.Choice != want.Choice {
-		problems = append(problems, fmt.Sprintf("the choice is %s, want %q", showChoice(result.Content.Choice), want.Choice))
+	if want.Choice != "" {
+		var c struct {
+			Choice any `json:"choice"`
+		}
+		_ = json.Unmarshal(result.Content, &c)
+		if c.Choice != want.Choice {
+			problems = append(problems, fmt.Sprintf("the choice is %s, want %q", showChoice(c.Choice), want.Choice))
+		}
+	}
+	if content != nil && result.Action == "accept" && !probe.SameValue(result.Content, content) {
+		problems = append(problems, fmt.Sprintf("the content is %s, want %s as the scripted user gave it", orAbsent(result.Content), content))
 	}
 	return problems
 }

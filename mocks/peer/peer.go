@@ -187,7 +187,14 @@ func (p *Peer) nullID(m Message) {
 // Otherwise the error is a *CallError saying why no answer came and what
 // the subject did wrong so far.
 func (p *Peer) Call(ctx context.Context, method string, params any) (Message, error) {
-	return p.call(ctx, method, params, nil)
+	return p.call(ctx, method, params, nil, nil)
+}
+
+// CallThen is Call that runs sent with the request's id once the request
+// is written, before the wait for its answer: a check that cancels a
+// pending request ($/cancel_request) does it there.
+func (p *Peer) CallThen(ctx context.Context, method string, params any, sent func(id json.RawMessage)) (Message, error) {
+	return p.call(ctx, method, params, nil, sent)
 }
 
 // CallStrict is Call that also stops waiting when the subject breaks the
@@ -195,10 +202,10 @@ func (p *Peer) Call(ctx context.Context, method string, params any) (Message, er
 // names what it did. A start-up probe uses it to fail at once instead of
 // waiting out its deadline; checks that collect every violation use Call.
 func (p *Peer) CallStrict(ctx context.Context, method string, params any) (Message, error) {
-	return p.call(ctx, method, params, p.broken)
+	return p.call(ctx, method, params, p.broken, nil)
 }
 
-func (p *Peer) call(ctx context.Context, method string, params any, broken <-chan struct{}) (Message, error) {
+func (p *Peer) call(ctx context.Context, method string, params any, broken <-chan struct{}, sent func(json.RawMessage)) (Message, error) {
 	start := time.Now()
 	p.mu.Lock()
 	p.nextID++
@@ -210,6 +217,9 @@ func (p *Peer) call(ctx context.Context, method string, params any, broken <-cha
 	if err := p.sendRequest(ctx, id, method, params); err != nil {
 		p.forget(id)
 		return Message{}, p.unsent(method, err)
+	}
+	if sent != nil {
+		sent(id)
 	}
 	select {
 	case m := <-ch:

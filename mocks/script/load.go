@@ -2,6 +2,7 @@ package script
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -156,6 +157,7 @@ func keepNulls(top *yaml.Node, s *Script) {
 		}
 		if e := st.Elicit; e != nil {
 			set(child(item, "elicit"), "params", &e.Params)
+			set(child(item, "elicit"), "form", &e.Form)
 		}
 	}
 }
@@ -252,6 +254,7 @@ func (st Step) kinds() []string {
 	add(st.Stop != "", "stop")
 	add(st.Elicit != nil, "elicit")
 	add(st.Say != nil, "say")
+	add(st.Complete != nil, "complete")
 	add(st.EndTurn != "", "endTurn")
 	add(st.Raw != nil, "raw")
 	add(st.Close, "close")
@@ -309,9 +312,29 @@ func (a Answer) problems() []string {
 }
 
 func (e *Elicit) problems() []string {
-	if e.Params != nil {
-		if e.Question != "" || e.Choices != nil {
-			return []string{"elicit takes params or question and choices, not both"}
+	kinds := 0
+	for _, set := range []bool{e.Params != nil, e.Form != nil, e.URL != "" || e.ElicitationID != "", e.Choices != nil} {
+		if set {
+			kinds++
+		}
+	}
+	switch {
+	case kinds > 1:
+		return []string{"elicit takes one of: params; question and choices; question and form; question, url and elicitationId"}
+	case e.Params != nil:
+		if e.Question != "" {
+			return []string{"elicit takes params or a question, not both"}
+		}
+		return nil
+	case e.Form != nil:
+		var schema map[string]any
+		if json.Unmarshal(e.Form, &schema) != nil || schema == nil {
+			return []string{"elicit: form is a requestedSchema, a JSON object"}
+		}
+		return nil
+	case e.URL != "" || e.ElicitationID != "":
+		if e.URL == "" || e.ElicitationID == "" {
+			return []string{"elicit: a URL elicitation has both url and elicitationId"}
 		}
 		return nil
 	}

@@ -72,6 +72,9 @@ type Step struct {
 	// Agent peer, during a prompt turn.
 	Elicit  *Elicit `yaml:"elicit,omitempty"`  // send elicitation/create; wait for and check the answer
 	Say     *string `yaml:"say,omitempty"`     // an agent_message_chunk
+	// Complete sends the notification elicitation/complete with this
+	// elicitationId, known to the client or not.
+	Complete *string `yaml:"complete,omitempty"`
 	EndTurn string  `yaml:"endTurn,omitempty"` // answer the prompt with this stopReason
 	// Hold keeps the turn open until the channel is closed (Go only): a
 	// client under test waits for the prompt's answer meanwhile.
@@ -113,14 +116,24 @@ type Expect struct {
 }
 
 // Elicit is an elicitation/create a mock agent sends: a typed-choice form
-// compiled by the reference from Question and Choices, or raw Params.
+// compiled by the reference from Question and Choices; a form of any shape,
+// its requestedSchema given as Form and its message as Question; a URL
+// elicitation of URL and ElicitationID with Question as its message; or
+// raw Params. All but raw Params are scoped to the turn's session and carry
+// User and Meta in their _meta.
 type Elicit struct {
-	Question string      `yaml:"question,omitempty"`
-	Choices  []Choice    `yaml:"choices,omitempty"`
-	Params   JSON        `yaml:"params,omitempty"` // sent as they are
-	User     *probe.User `yaml:"user,omitempty"`   // the scripted-user instruction, put in _meta
-	Meta     JSON        `yaml:"meta,omitempty"`   // more request _meta keys
-	// Expect is what the answer must be, beyond being valid (CLI-2).
+	Question      string      `yaml:"question,omitempty"`
+	Choices       []Choice    `yaml:"choices,omitempty"`
+	Form          JSON        `yaml:"form,omitempty"`          // a requestedSchema of any shape
+	URL           string      `yaml:"url,omitempty"`           // URL mode: the url
+	ElicitationID string      `yaml:"elicitationId,omitempty"` // URL mode: its id
+	Params        JSON        `yaml:"params,omitempty"`        // sent as they are
+	User          *probe.User `yaml:"user,omitempty"`          // the scripted-user instruction, put in _meta
+	Meta          JSON        `yaml:"meta,omitempty"`          // more request _meta keys
+	// Cancel sends $/cancel_request for the request as soon as it is
+	// written; the answer must then be a cancel or error -32800 (ELI-7).
+	Cancel bool `yaml:"cancel,omitempty"`
+	// Expect is what the answer must be, beyond being valid (CLI-2, ELI-4).
 	Expect *AnswerExpect `yaml:"expect,omitempty"`
 }
 
@@ -228,18 +241,20 @@ func decodeStrict(n *yaml.Node, v any) error {
 }
 
 // AdvertisesForm reports whether clientCapabilities, as a client sent them
-// in initialize, advertise form elicitation: only an elicitation.form that
-// is a JSON object does ({"form": false}, "yes" and [] advertise nothing;
-// CONTRACT CAP-1/2).
-func AdvertisesForm(caps json.RawMessage) bool {
+// in initialize, advertise form elicitation: see Advertises.
+func AdvertisesForm(caps json.RawMessage) bool { return Advertises(caps, "form") }
+
+// Advertises reports whether clientCapabilities, as a client sent them in
+// initialize, advertise the elicitation mode ("form" or "url"): only an
+// elicitation.<mode> that is a JSON object does ({"form": false}, "yes",
+// [] and null advertise nothing; CONTRACT CAP-1/2, ELI-1).
+func Advertises(caps json.RawMessage, mode string) bool {
 	var c struct {
-		Elicitation *struct {
-			Form json.RawMessage `json:"form"`
-		} `json:"elicitation"`
+		Elicitation map[string]json.RawMessage `json:"elicitation"`
 	}
-	if json.Unmarshal(caps, &c) != nil || c.Elicitation == nil {
+	if json.Unmarshal(caps, &c) != nil {
 		return false
 	}
-	var form map[string]json.RawMessage
-	return json.Unmarshal(c.Elicitation.Form, &form) == nil && form != nil
+	var m map[string]json.RawMessage
+	return json.Unmarshal(c.Elicitation[mode], &m) == nil && m != nil
 }

@@ -37,6 +37,7 @@ var Brokens = []string{Unregistered, WrongToken, ContentOnDecline, MetaIntoleran
 // error.
 type client struct {
 	advertisesForm bool
+	advertisesURL  bool
 	broken         string
 	replies        chan string // agent_message_chunk texts, for people
 }
@@ -46,9 +47,12 @@ type client struct {
 type elicitingClient struct{ *client }
 
 // UnstableCreateElicitation answers as the request's scripted user says.
-func (c elicitingClient) UnstableCreateElicitation(_ context.Context, p acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
+func (c elicitingClient) UnstableCreateElicitation(ctx context.Context, p acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
+	if p.Url != nil {
+		return c.answerURL(ctx, p.Url)
+	}
 	if p.Form == nil {
-		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "url elicitation was not advertised"})
+		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "no form and no url"})
 	}
 	if !c.advertisesForm && c.broken != AcceptsUnadvertised {
 		// CLI-4: a mode that was not advertised is refused as invalid params.
@@ -66,8 +70,10 @@ func (c elicitingClient) UnstableCreateElicitation(_ context.Context, p acp.Unst
 	case c.broken == IgnoresUser:
 		user = probe.User{Action: "accept", Pick: 0.0}
 	}
-	switch user.Action {
-	case "accept":
+	_, typedChoice := p.Form.RequestedSchema.Properties["choice"]
+	typedChoice = typedChoice && len(p.Form.RequestedSchema.Properties) == 1
+	switch {
+	case user.Action == "accept" && typedChoice:
 		token, err := pick(p.Form.RequestedSchema, user.Pick)
 		if err != nil {
 			return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
@@ -78,12 +84,65 @@ func (c elicitingClient) UnstableCreateElicitation(_ context.Context, p acp.Unst
 		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{
 			Action: "accept", Content: map[string]any{"choice": token},
 		}}, nil
+	case user.Action == "accept":
+		content, err := contentOf(user)
+		if err != nil {
+			return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
+		}
+		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept", Content: content}}, nil
+	}
+	return answer(ctx, user)
+}
+
+// answerURL answers a URL elicitation as its scripted user says: an accept
+// is the user's consent, and the test client opens nothing.
+func (c elicitingClient) answerURL(ctx context.Context, p *acp.UnstableCreateElicitationUrl) (acp.UnstableCreateElicitationResponse, error) {
+	if !c.advertisesURL {
+		// ELI-6: a mode that was not advertised is refused as invalid params.
+		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "url elicitation was not advertised"})
+	}
+	user, ok, err := instruction(p.Meta)
+	switch {
+	case err != nil:
+		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
+	case !ok:
+		return cancel(), nil
+	case user.Action == "accept" && (user.Pick != nil || user.Content != nil):
+		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "a URL elicitation's accept has no pick and no content"})
+	case user.Action == "accept":
+		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept"}}, nil
+	}
+	return answer(ctx, user)
+}
+
+// answer answers as a scripted user who does not accept: decline, cancel,
+// or wait until the agent cancels the request.
+func answer(ctx context.Context, user probe.User) (acp.UnstableCreateElicitationResponse, error) {
+	switch user.Action {
 	case "decline": // ContentOnDecline adds content as it is written: see declineWithContent
 		return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
 	case "cancel":
 		return cancel(), nil
+	case "wait": // the SDK ends ctx on the agent's $/cancel_request
+		<-ctx.Done()
+		return cancel(), nil
 	}
 	return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown scripted action %q", user.Action)})
+}
+
+// contentOf is the content an accept of a form other than a typed choice
+// answers with: the instruction's, numbers as written.
+func contentOf(user probe.User) (map[string]any, error) {
+	if user.Pick != nil || user.Content == nil {
+		return nil, fmt.Errorf("the accept of a form that is no typed choice gives content, and no pick")
+	}
+	var content map[string]any
+	dec := json.NewDecoder(bytes.NewReader(user.Content))
+	dec.UseNumber()
+	if err := dec.Decode(&content); err != nil || content == nil {
+		return nil, fmt.Errorf("the scripted content is not a JSON object")
+	}
+	return content, nil
 }
 
 func cancel() acp.UnstableCreateElicitationResponse {
@@ -245,5 +304,9 @@ func (c *client) capabilities() acp.ClientCapabilities {
 	if !c.advertisesForm {
 		return acp.ClientCapabilities{}
 	}
-	return acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}}
+	e := &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}
+	if c.advertisesURL {
+		e.Url = &acp.ElicitationUrlCapabilities{}
+	}
+	return acp.ClientCapabilities{Elicitation: e}
 }

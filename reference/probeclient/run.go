@@ -19,8 +19,10 @@ import (
 // Options configure one client run.
 type Options struct {
 	Prompt string // the prompt's text
-	// NoForm advertises no form elicitation.
+	// NoForm advertises no form elicitation (and so no URL elicitation).
 	NoForm bool
+	// NoURL advertises form elicitation only, no URL elicitation.
+	NoURL bool
 	// Broken is one of Brokens, or "" for the reference behaviour.
 	Broken string
 	// Timeout bounds the whole run.
@@ -37,7 +39,7 @@ func Play(ctx context.Context, w io.Writer, r io.Reader, o Options, log *slog.Lo
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	c := &client{advertisesForm: !o.NoForm && o.Broken != AcceptsUnadvertised, broken: o.Broken, replies: make(chan string, 16)}
+	c := &client{advertisesForm: !o.NoForm && o.Broken != AcceptsUnadvertised, advertisesURL: !o.NoForm && !o.NoURL, broken: o.Broken, replies: make(chan string, 16)}
 	var impl acp.Client = elicitingClient{c}
 	if o.Broken == Unregistered {
 		impl = c // no UnstableCreateElicitation: the SDK answers -32601
@@ -85,6 +87,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var url string
 	fs.StringVar(&o.Prompt, "prompt", "Please ask me to choose.", "the prompt's text")
 	fs.BoolVar(&o.NoForm, "no-form", false, "advertise no form elicitation")
+	fs.BoolVar(&o.NoURL, "no-url", false, "advertise form elicitation only, no URL elicitation")
 	fs.StringVar(&o.Broken, "broken", "", "break one client rule on purpose: "+strings.Join(Brokens, ", "))
 	fs.StringVar(&url, "websocket", "", "connect to an agent at this WebSocket URL instead of using stdio")
 	fs.DurationVar(&o.Timeout, "timeout", time.Minute, "bound on the whole session")

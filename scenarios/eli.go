@@ -1,0 +1,258 @@
+package scenarios
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/probe"
+)
+
+// eliClient: what every client must do with any elicitation (ELI-4..7),
+// beyond ask_choice's one form. The harness plays the agent and sends
+// forms of every shape of ACP schema 1.21.0, URL elicitations,
+// elicitation/complete and $/cancel_request, each with a scripted-user
+// instruction (docs/probe.md §2). The ELI checks judge only what every
+// client must do (valid answers, no refusal of a mode it advertised); how
+// a valid answer differs from the instruction is CLI-5's, in one check of
+// its own. A mode the client does not advertise is not applicable to it:
+// its checks skip, saying so.
+func (e *env) eliClient() {
+	Describe("ELI: a client under test", func() {
+		DescribeTable("answers forms of every shape validly:",
+			func(ctx SpecContext, shapes []formShape) {
+				e.needForm(ctx)
+				steps := make([]script.Step, len(shapes))
+				for i, s := range shapes {
+					steps[i] = s.step(nil)
+				}
+				t := e.turn(ctx, steps...)
+				t.expectAllValid(len(shapes))
+			},
+			e.entry("several fields of each type, required and optional", slug("multi-field"), rules("ELI-4"), shapesOf("multi-field", "optional-left-out")),
+			e.entry("strings of each format, with length bounds and a pattern", slug("strings"), rules("ELI-4"), shapesOf("string-formats", "string-bounds")),
+			e.entry("numbers and integers with bounds, and booleans", slug("numbers-and-booleans"), rules("ELI-4"), shapesOf("numbers", "booleans")),
+			e.entry("single-selects by enum and by oneOf", slug("single-select"), rules("ELI-4"), shapesOf("enum", "one-of")),
+			e.entry("multi-selects of untitled and titled items, with item bounds", slug("multi-select"), rules("ELI-4"), shapesOf("multi-select-untitled", "multi-select-titled")),
+			e.entry("titles, descriptions and defaults, the defaults accepted", slug("defaults"), rules("ELI-4"), shapesOf("defaults")),
+			e.entry("a decline and a cancel, without content", slug("decline-and-cancel"), rules("ELI-4"), shapesOf("declined", "cancelled")),
+		)
+
+		e.it("every-shape-as-instructed", "answers every form shape as its scripted user says", rules("CLI-5"), func(ctx SpecContext) {
+			e.needTestMode()
+			e.needForm(ctx)
+			steps := make([]script.Step, len(formShapes))
+			for i, s := range formShapes {
+				steps[i] = s.step(obeyed())
+			}
+			t := e.turn(ctx, steps...)
+			t.expectObeyed()
+		})
+
+		e.it("url-answered", "answers URL elicitations with accept or decline, as its user says", rules("ELI-5"), func(ctx SpecContext) {
+			e.needURL(ctx)
+			t := e.turn(ctx, urlStep("github-oauth-1", probe.User{Action: probe.ActionAccept}), urlStep("github-oauth-2", probe.User{Action: probe.ActionDecline}))
+			t.expectAllValid(2)
+		})
+
+		DescribeTable("takes elicitation/complete without answering it, and answers the next request:",
+			func(ctx SpecContext, steps []script.Step) {
+				e.needURL(ctx)
+				t := e.turn(ctx, steps...)
+				t.expectAllValid(len(t.exchanges()))
+			},
+			e.entry("for the id it accepted", slug("complete-known"), rules("ELI-5"), []script.Step{
+				urlStep("login-1", probe.User{Action: probe.ActionAccept}), completeStep("login-1"), urlStep("login-2", probe.User{Action: probe.ActionDecline}),
+			}),
+			e.entry("for an id it never saw", slug("complete-unknown"), rules("ELI-5"), []script.Step{
+				completeStep("never-sent-7"), urlStep("login-3", probe.User{Action: probe.ActionAccept}),
+			}),
+			e.entry("for an id already complete", slug("complete-repeated"), rules("ELI-5"), []script.Step{
+				urlStep("login-4", probe.User{Action: probe.ActionAccept}), completeStep("login-4"), completeStep("login-4"), urlStep("login-5", probe.User{Action: probe.ActionAccept}),
+			}),
+		)
+
+		e.it("unadvertised-url-refused", "refuses a URL elicitation it did not advertise with -32602", rules("ELI-6"), expectsError, func(ctx SpecContext) {
+			if e.advertises(ctx, "url") {
+				Skip("not applicable: the client advertises url elicitation")
+			}
+			t := e.turn(ctx, urlStep("not-advertised-1", probe.User{Action: probe.ActionAccept}))
+			ex := t.only()
+			assert(ex.Answered, "the client did not answer a URL elicitation it did not advertise: want JSON-RPC error -32602")
+			assert(ex.Answer.Error != nil && ex.Answer.Error.Code == -32602,
+				"the client, which did not advertise url elicitation, answered a URL elicitation with %s, want JSON-RPC error -32602 (a cancel or decline is reported, not a CLI-2 failure)", answerOf(ex))
+		})
+
+		e.it("cancel-ends-pending", "answers an elicitation the agent cancels with cancel or -32800", rules("ELI-7"), func(ctx SpecContext) {
+			e.needForm(ctx)
+			step := formShapes[0].step(nil)
+			step.Elicit.User = &probe.User{Action: probe.ActionWait}
+			step.Elicit.Cancel = true
+			t := e.turn(ctx, step)
+			ex := t.only()
+			assert(ex.Answered, "the client did not answer an elicitation/create within %s of the agent's $/cancel_request for it: a cancelled elicitation is answered, with action cancel or JSON-RPC error -32800", e.response)
+			check(none("the client answered the cancelled elicitation with problems", ex.Problems))
+			if e.freeUser {
+				return // a free user may have answered before the cancel reached it
+			}
+			cancelled := ex.Answer.Error != nil && ex.Answer.Error.Code == -32800
+			if ex.Answer.Error == nil {
+				var r struct {
+					Action string `json:"action"`
+				}
+				cancelled = json.Unmarshal(ex.Answer.Result, &r) == nil && r.Action == "cancel"
+			}
+			assert(cancelled, "the client answered %s to an elicitation its scripted user waited on and the agent cancelled: want action cancel or JSON-RPC error -32800", answerOf(ex))
+		})
+	})
+}
+
+// expectAllValid fails the check unless each of n elicitation/create
+// requests of the turn got one valid answer: none missing, none refused
+// for a mode the client advertised, and nothing else wrong on the
+// connection.
+func (t clientTurn) expectAllValid(n int) {
+	GinkgoHelper()
+	ex := t.exchanges()
+	assert(len(ex) == n, "the turn carried %d elicitation/create requests, want %d: the client's connection ended, or the turn did, before the rest", len(ex), n)
+	check(clientProblems(t.a.Violations(), n))
+	for i, x := range ex {
+		assert(x.Answered, "the client did not answer elicitation/create #%d of %d", i+1, n)
+	}
+}
+
+// needURL skips a check of URL mode when the client does not advertise it.
+func (e *env) needURL(ctx context.Context) {
+	GinkgoHelper()
+	if !e.advertises(ctx, "url") {
+		Skip("not applicable: the client does not advertise url elicitation (elicitation.url), so no agent may send it a URL elicitation")
+	}
+}
+
+// urlStep is a URL elicitation with a scripted user.
+func urlStep(id string, user probe.User) script.Step {
+	return script.Step{Elicit: &script.Elicit{
+		Question:      "Please authorize access to your repositories.",
+		URL:           "https://agent.example.com/connect?elicitationId=" + id,
+		ElicitationID: id,
+		User:          &user,
+	}}
+}
+
+// completeStep sends elicitation/complete for id.
+func completeStep(id string) script.Step { return script.Step{Complete: &id} }
+
+// formShape is one form of the ELI catalogue and its scripted user.
+type formShape struct {
+	name   string
+	schema string // the requestedSchema
+	user   probe.User
+}
+
+func (s formShape) step(expect *script.AnswerExpect) script.Step {
+	user := s.user
+	return script.Step{Elicit: &script.Elicit{
+		Question: "Tell us about yourself (" + s.name + ")",
+		Form:     script.JSON(s.schema),
+		User:     &user,
+		Expect:   expect,
+	}}
+}
+
+func acceptWith(content string) probe.User {
+	return probe.User{Action: probe.ActionAccept, Content: json.RawMessage(content)}
+}
+
+// formShapes are the forms of every shape of schema 1.21.0, each with a
+// valid answer.
+var formShapes = []formShape{
+	{"multi-field", `{"type":"object","title":"Profile","required":["name","age"],"properties":{
+		"name":{"type":"string","title":"Name"},
+		"age":{"type":"integer","title":"Age"},
+		"height":{"type":"number","title":"Height (m)"},
+		"subscribe":{"type":"boolean","title":"Subscribe"},
+		"languages":{"type":"array","title":"Languages","items":{"type":"string","enum":["go","ts","py"]}}}}`,
+		acceptWith(`{"name":"Ada Lovelace","age":36,"height":1.65,"subscribe":true,"languages":["go","py"]}`)},
+	{"optional-left-out", `{"type":"object","required":["name"],"properties":{
+		"name":{"type":"string","title":"Name"},
+		"nickname":{"type":"string","title":"Nickname"},
+		"age":{"type":"integer","title":"Age"}}}`,
+		acceptWith(`{"name":"Ada"}`)},
+	{"string-formats", `{"type":"object","required":["email","site","born","at"],"properties":{
+		"email":{"type":"string","format":"email","title":"Email"},
+		"site":{"type":"string","format":"uri","title":"Website"},
+		"born":{"type":"string","format":"date","title":"Birthday"},
+		"at":{"type":"string","format":"date-time","title":"Meeting"}}}`,
+		acceptWith(`{"email":"ada@example.com","site":"https://example.com/ada","born":"1815-12-10","at":"2026-12-04T10:30:00Z"}`)},
+	{"string-bounds", `{"type":"object","required":["handle"],"properties":{
+		"handle":{"type":"string","title":"Handle","minLength":2,"maxLength":8,"pattern":"^[a-z]+$"},
+		"motto":{"type":"string","title":"Motto","maxLength":40}}}`,
+		acceptWith(`{"handle":"ada","motto":"Poetical science 🧮"}`)},
+	{"numbers", `{"type":"object","required":["ratio","count"],"properties":{
+		"ratio":{"type":"number","title":"Ratio","minimum":-1.5,"maximum":1.5},
+		"count":{"type":"integer","title":"Count","minimum":1,"maximum":10},
+		"offset":{"type":"integer","title":"Offset","minimum":-100}}}`,
+		acceptWith(`{"ratio":-0.25,"count":10,"offset":-100}`)},
+	{"booleans", `{"type":"object","required":["agree","notify"],"properties":{
+		"agree":{"type":"boolean","title":"I agree"},
+		"notify":{"type":"boolean","title":"Notify me"}}}`,
+		acceptWith(`{"agree":true,"notify":false}`)},
+	{"enum", `{"type":"object","required":["color"],"properties":{
+		"color":{"type":"string","title":"Color","enum":["red","green","blue"]}}}`,
+		acceptWith(`{"color":"green"}`)},
+	{"one-of", `{"type":"object","required":["size"],"properties":{
+		"size":{"type":"string","title":"Size","oneOf":[
+			{"const":"s","title":"Small"},
+			{"const":"m","title":"Medium","description":"Fits most"},
+			{"const":"l","title":"Large"}]}}}`,
+		acceptWith(`{"size":"m"}`)},
+	{"multi-select-untitled", `{"type":"object","required":["tags"],"properties":{
+		"tags":{"type":"array","title":"Tags","minItems":1,"maxItems":2,"items":{"type":"string","enum":["bug","feature","docs"]}}}}`,
+		acceptWith(`{"tags":["bug","docs"]}`)},
+	{"multi-select-titled", `{"type":"object","required":["langs"],"properties":{
+		"langs":{"type":"array","title":"Languages","minItems":1,"items":{"anyOf":[
+			{"const":"go","title":"Go"},
+			{"const":"ts","title":"TypeScript","description":"Node and browsers"}]}}}}`,
+		acceptWith(`{"langs":["ts"]}`)},
+	{"defaults", `{"type":"object","title":"Settings","description":"Your editor settings","properties":{
+		"theme":{"type":"string","title":"Theme","description":"Colour scheme","enum":["light","dark"],"default":"dark"},
+		"tabs":{"type":"integer","title":"Tab width","description":"Columns","minimum":1,"maximum":16,"default":4},
+		"zoom":{"type":"number","title":"Zoom","default":1.25},
+		"wrap":{"type":"boolean","title":"Wrap lines","default":true},
+		"panels":{"type":"array","title":"Panels","items":{"type":"string","enum":["files","git","search"]},"default":["files","git"]}}}`,
+		acceptWith(`{"theme":"dark","tabs":4,"zoom":1.25,"wrap":true,"panels":["files","git"]}`)},
+	{"declined", `{"type":"object","required":["name"],"properties":{"name":{"type":"string","title":"Name"}}}`,
+		probe.User{Action: probe.ActionDecline}},
+	{"cancelled", `{"type":"object","required":["name"],"properties":{"name":{"type":"string","title":"Name"}}}`,
+		probe.User{Action: probe.ActionCancel}},
+}
+
+// shapesOf returns the named form shapes.
+func shapesOf(names ...string) []formShape {
+	var out []formShape
+	for _, n := range names {
+		for _, s := range formShapes {
+			if s.name == n {
+				out = append(out, s)
+			}
+		}
+	}
+	if len(out) != len(names) {
+		panic(fmt.Sprintf("scenarios: shapesOf(%q): a name is not among formShapes", names))
+	}
+	return out
+}
+
+// advertises learns whether the client under test advertises the
+// elicitation mode ("form" or "url"), from the capabilities read once per
+// catalogue (advertisesForm).
+func (e *env) advertises(ctx context.Context, mode string) bool {
+	GinkgoHelper()
+	e.advertisesForm(ctx)
+	e.caps.Lock()
+	defer e.caps.Unlock()
+	return script.Advertises(e.clientCaps, mode)
+}
