@@ -29,6 +29,21 @@ var clientMutants = []Mutant{
 	}
 	user, ok, err := instruction(p.Form.Meta)
 `},
+	// ELI: forms of every shape, URL mode, complete and cancel.
+	{"required-dropped-from-content", "ELI-4", "probeclient/client.go", "\treturn content, nil\n}", "\tdelete(content, \"name\")\n\treturn content, nil\n}"},
+	{"integer-as-string", "ELI-4", "probeclient/client.go", "\treturn content, nil\n}",
+		"\tfor k, v := range content {\n\t\tif n, ok := v.(json.Number); ok {\n\t\t\tcontent[k] = n.String()\n\t\t}\n\t}\n\treturn content, nil\n}"},
+	// Each breaks only the constrained properties, so that every other
+	// answer stays as told (CLI-5 is another rule).
+	{"beyond-bounds", "ELI-4", "probeclient/client.go", "\t\tcontent, err := contentOf(user)\n",
+		"\t\tcontent, err := contentOf(user)\n\t\tfor k, prop := range p.Form.RequestedSchema.Properties {\n\t\t\tif m, ok := prop.(map[string]any)[\"maximum\"].(float64); ok && content != nil {\n\t\t\t\tcontent[k] = m + 1\n\t\t\t}\n\t\t}\n"},
+	{"outside-enum", "ELI-4", "probeclient/client.go", "\t\tcontent, err := contentOf(user)\n",
+		"\t\tcontent, err := contentOf(user)\n\t\tfor k, prop := range p.Form.RequestedSchema.Properties {\n\t\t\tif _, ok := prop.(map[string]any)[\"enum\"]; ok && content != nil {\n\t\t\t\tcontent[k] = \"not-offered\"\n\t\t\t}\n\t\t}\n"},
+	{"url-refused", "ELI-5", "probeclient/client.go", "\tif !c.advertisesURL && c.broken != AcceptsUnadvertisedURL {\n", "\tif true {\n"},
+	{"complete-crashes", "ELI-5", "probeclient/client.go", "func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\treturn nil\n}",
+		"func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\tpanic(\"unknown elicitation id\")\n}"},
+	{"url-advertised-not", "ELI-6", "probeclient/client.go", "\tif c.advertisesURL {\n", "\tif c.advertisesURL && false {\n"},
+	{"cancel-ignored", "ELI-7", "probeclient/client.go", "\t\t<-ctx.Done()\n", "\t\t<-make(chan struct{})\n"},
 }
 
 // The reference client's mutants are mutants of the reference too.

@@ -298,6 +298,25 @@ func (w *warningLog) list() []string { // every warning of the process so far, n
 	processWarnings.all = append(processWarnings.all, w.warnings...)
 	return append([]string(nil), processWarnings.all...)
 }`},
+	// ELI: the low-level create_elicitation.
+	{"url-to-form-only", "ELI-1", "session.go", "\tif !s.SupportsElicitation(req.Mode) {\n", "\tif !s.SupportsElicitation(req.Mode) && !s.SupportsElicitation(ModeForm) {\n"},
+	// A permission request in place of the elicitation, as agents whose
+	// elicitation failed were seen to send.
+	{"permission-in-place", "ELI-1", "session.go", `		return ElicitationResponse{}, fmt.Errorf("%w: mode %q was not advertised", ErrElicitationUnsupported, req.Mode)`,
+		`		_, _ = s.Client.Request(ctx, acp.ClientMethodSessionRequestPermission, map[string]any{"sessionId": s.ID, "toolCall": map[string]any{"toolCallId": "elicitation"}, "options": []any{}})
+		return ElicitationResponse{}, fmt.Errorf("%w: mode %q was not advertised", ErrElicitationUnsupported, req.Mode)`},
+	// An empty answer invented for a client without the mode.
+	{"answer-invented", "ELI-1", "session.go", `		return ElicitationResponse{}, fmt.Errorf("%w: mode %q was not advertised", ErrElicitationUnsupported, req.Mode)`,
+		`		return ElicitationResponse{Action: "accept", Content: json.RawMessage("{}")}, nil`},
+	{"integer-type-dropped", "ELI-2", "probeagent/agent.go", "\t\tif err := dec.Decode(&er.RequestedSchema); err != nil {\n",
+		"\t\tif err := json.Unmarshal(bytes.ReplaceAll(req.RequestedSchema, []byte(`\"integer\"`), []byte(`\"number\"`)), &er.RequestedSchema); err != nil {\n"},
+	{"message-trimmed", "ELI-2", "probeagent/agent.go", "Message: req.Message,", "Message: strings.TrimSpace(req.Message),"},
+	{"content-unvalidated", "ELI-3", "session.go", "\t\tif problems := ContentProblems(schema, resp.Content); len(problems) > 0 {\n",
+		"\t\tif problems := ContentProblems(schema, resp.Content); len(problems) > 0 && false {\n"},
+	{"decline-content-reported", "ELI-3", "probeagent/agent.go", "\t\tout.Outcome = probe.OutcomeDeclined\n", "\t\tout.Outcome, out.Content = probe.OutcomeDeclined, resp.Raw\n"},
+	{"undeclared-property-allowed", "ELI-3", "content.go", `			problems = append(problems, fmt.Sprintf("%q is not a property of the form", elide.Head(name, maxQuoted)))
+`, ""},
+	{"bounds-unchecked", "ELI-3", "content.go", `		if max, ok := number(json.RawMessage(p.Maximum)); ok && n.Cmp(max) > 0 {`, `		if max, ok := number(json.RawMessage(p.Maximum)); ok && n.Cmp(max) > 0 && false {`},
 	// SES: many sessions on one connection, as editors use agents.
 	{"later-sessions-replay", "SES-1", "probeagent/agent.go", "\tout := run(ctx, session, req)\n", "\tout := replayLater(run(ctx, session, req))\n"},
 	{"broken-after-ten-prompts", "SES-1", "probeagent/agent.go", "\tout := run(ctx, session, req)\n", "\tout := run(ctx, session, req)\n\tout = brokenAfterTen(out)\n"},

@@ -156,7 +156,7 @@ func TestMutantsAreKilled(t *testing.T) {
 		}
 		names[m.Name] = true
 	}
-	for _, area := range []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "CLI", "REL"} {
+	for _, area := range []string{"SCH", "VAL", "DEF", "TOK", "RES", "CAP", "FB", "DEP", "RTE", "CLI", "REL", "ELI"} {
 		if !areas[area] {
 			t.Errorf("no mutant breaks a rule of %s", area)
 		}
@@ -267,6 +267,7 @@ var killsEvery = map[string]string{
 // each with the test that shows a success fails it.
 var killedElsewhere = map[string]string{
 	"CLI-4/unadvertised-form-refused": "acpconform client -- acpconform reference-client --broken accepts-unadvertised, in cmd/acpconform's TestClient",
+	"ELI-6/unadvertised-url-refused":  "the mutant url-advertised-not (mutants/client.go), in TestMutantsAreKilled; and --broken accepts-unadvertised-url in cmd/acpconform's TestClient",
 }
 
 // TestEveryExpectedErrorIsKilledBySuccess: each check that expects an

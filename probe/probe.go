@@ -32,8 +32,13 @@ const Version = 1
 // and cancelled requests.
 const Revision = 2
 
-// OpAskChoice is the one operation of probe requests so far.
-const OpAskChoice = "ask_choice"
+// The operations of probe requests.
+const (
+	OpAskChoice = "ask_choice"
+	// OpCreateElicitation runs the low-level create_elicitation (revision
+	// 2): a form of any shape, or a URL elicitation.
+	OpCreateElicitation = "create_elicitation"
+)
 
 // Request is the text of the prompt that asks an agent adapter to run its
 // ask_choice (docs/probe.md §1.3). It marshals nil Choices as [].
@@ -46,6 +51,14 @@ type Request struct {
 	// FallbackDelayMs makes the fallback wait this long, or until its context
 	// ends, before it answers.
 	FallbackDelayMs int `json:"fallbackDelayMs,omitempty"`
+
+	// create_elicitation only: the mode ("form" or "url"), the message, and
+	// the form's requestedSchema or the URL and its elicitationId.
+	Mode            string          `json:"mode,omitempty"`
+	Message         string          `json:"message,omitempty"`
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
+	URL             string          `json:"url,omitempty"`
+	ElicitationID   string          `json:"elicitationId,omitempty"`
 }
 
 // Choice is one offered choice. Two values are the same value when they are
@@ -107,16 +120,27 @@ type Outcome struct {
 	Outcome    string          `json:"outcome"`
 	Index      *int            `json:"index,omitempty"` // accepted: the offered choice whose value came back
 	Value      json.RawMessage `json:"value,omitempty"` // accepted: that value
-	Error      string          `json:"error,omitempty"`
-	Code       *int            `json:"code,omitempty"`
-	Message    string          `json:"message,omitempty"`
-	Data       json.RawMessage `json:"data,omitempty"`
-	Warnings   []string        `json:"warnings,omitempty"`
+	// Content is what an accepted create_elicitation form answered, as
+	// received; absent for a URL elicitation.
+	Content  json.RawMessage `json:"content,omitempty"`
+	Error    string          `json:"error,omitempty"`
+	Code     *int            `json:"code,omitempty"`
+	Message  string          `json:"message,omitempty"`
+	Data     json.RawMessage `json:"data,omitempty"`
+	Warnings []string        `json:"warnings,omitempty"`
 }
 
-// MarshalJSON writes nil Choices as [], as the harness sends them.
+// MarshalJSON writes nil Choices as [], as the harness sends them, and a
+// create_elicitation request without question and choices.
 func (r Request) MarshalJSON() ([]byte, error) {
 	type plain Request // without this method
+	if r.Op == OpCreateElicitation {
+		return json.Marshal(struct {
+			plain
+			Question string   `json:"question,omitempty"`
+			Choices  []Choice `json:"choices,omitempty"`
+		}{plain: plain(r)})
+	}
 	if r.Choices == nil {
 		r.Choices = []Choice{}
 	}
@@ -138,7 +162,7 @@ func (f Fallback) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON writes an error outcome's message even when it is empty.
 func (o Outcome) MarshalJSON() ([]byte, error) {
-	w := outcomeJSON{Acpconform: json.Number(fmt.Sprint(o.Acpconform)), Outcome: o.Outcome, Value: o.Value, Error: o.Error, Data: o.Data, Warnings: o.Warnings}
+	w := outcomeJSON{Acpconform: json.Number(fmt.Sprint(o.Acpconform)), Outcome: o.Outcome, Value: o.Value, Content: o.Content, Error: o.Error, Data: o.Data, Warnings: o.Warnings}
 	if o.Index != nil {
 		w.Index = json.Number(fmt.Sprint(*o.Index))
 	}
@@ -157,6 +181,7 @@ type outcomeJSON struct {
 	Outcome    string          `json:"outcome"`
 	Index      json.Number     `json:"index,omitempty"`
 	Value      json.RawMessage `json:"value,omitempty"`
+	Content    json.RawMessage `json:"content,omitempty"`
 	Error      string          `json:"error,omitempty"`
 	Code       json.Number     `json:"code,omitempty"`
 	Message    *string         `json:"message,omitempty"`
@@ -188,8 +213,8 @@ func ParseRequest(text string) (Request, error) {
 	} else if !isVersion(v) {
 		return r, fmt.Errorf("not an acpconform probe request: acpconform is %s, want %d", show(v), Version)
 	}
-	if op, ok := obj["op"].(string); ok && op != OpAskChoice {
-		return r, fmt.Errorf("unknown probe op %q (want %q)", op, OpAskChoice)
+	if op, ok := obj["op"].(string); ok && op != OpAskChoice && op != OpCreateElicitation {
+		return r, fmt.Errorf("unknown probe op %q (want %q or %q)", op, OpAskChoice, OpCreateElicitation)
 	}
 	if ms := checkRequest(obj); len(ms) > 0 {
 		return r, NewSchemaError(SchemaRequest, ms)
@@ -209,7 +234,7 @@ func ParseRequest(text string) (Request, error) {
 			return r, fmt.Errorf("reading the probe request: fallbackDelayMs %w", err)
 		}
 	}
-	if r.Choices == nil {
+	if r.Choices == nil && r.Op == OpAskChoice {
 		r.Choices = []Choice{}
 	}
 	return r, nil
@@ -265,7 +290,7 @@ func (o *Outcome) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*o = Outcome{Acpconform: Version, Outcome: w.Outcome, Value: w.Value, Error: w.Error, Data: w.Data, Warnings: w.Warnings}
+	*o = Outcome{Acpconform: Version, Outcome: w.Outcome, Value: w.Value, Content: w.Content, Error: w.Error, Data: w.Data, Warnings: w.Warnings}
 	if w.Message != nil {
 		o.Message = *w.Message
 	}

@@ -16,10 +16,16 @@ import (
 // the rule.
 func checkRequest(req map[string]any) []Mismatch {
 	c := &requestCheck{}
-	c.required("", "#", req, "acpconform", "op", "question", "choices")
-	if op, ok := req["op"]; ok && op != OpAskChoice {
-		c.add("/op", "#/properties/op/enum", fmt.Sprintf("want one of %s, got %s", show(OpAskChoice), show(op)))
+	c.required("", "#", req, "acpconform", "op")
+	op, hasOp := req["op"]
+	if hasOp && op != OpAskChoice && op != OpCreateElicitation {
+		c.add("/op", "#/properties/op/enum", fmt.Sprintf("want one of %s, %s, got %s", show(OpAskChoice), show(OpCreateElicitation), show(op)))
 	}
+	if op == OpCreateElicitation {
+		c.elicitation(req)
+		return c.found
+	}
+	c.required("", "#/allOf/0/then", req, "question", "choices")
 	if q, ok := req["question"]; ok {
 		c.typed("/question", "#/properties/question/type", q, "string")
 	}
@@ -40,6 +46,33 @@ func checkRequest(req map[string]any) []Mismatch {
 		}
 	}
 	return c.found
+}
+
+// elicitation checks a create_elicitation request: its mode and message,
+// and the form's schema or the URL's url and elicitationId.
+func (c *requestCheck) elicitation(req map[string]any) {
+	const then = "#/allOf/1/then"
+	c.required("", then, req, "mode", "message")
+	if m, ok := req["message"]; ok {
+		c.typed("/message", "#/properties/message/type", m, "string")
+	}
+	for _, name := range []string{"url", "elicitationId"} {
+		if v, ok := req[name]; ok {
+			c.typed("/"+name, "#/properties/"+name+"/type", v, "string")
+		}
+	}
+	if s, ok := req["requestedSchema"]; ok {
+		c.typed("/requestedSchema", "#/properties/requestedSchema/type", s, "object")
+	}
+	switch mode, ok := req["mode"]; {
+	case !ok:
+	case mode == "form":
+		c.required("", then+"/allOf/0/then", req, "requestedSchema")
+	case mode == "url":
+		c.required("", then+"/allOf/1/then", req, "url", "elicitationId")
+	default:
+		c.add("/mode", "#/properties/mode/enum", fmt.Sprintf(`want one of "form", "url", got %s`, show(mode)))
+	}
 }
 
 func (c *requestCheck) choice(at string, v any) {

@@ -108,7 +108,7 @@ func describedProperties(t *testing.T, name, where string, node any) {
 
 // TestSchemaFieldsMatchGoTypes: every field of the Go types is a property
 // of its schema and every property a field; a field is required in the
-// schema exactly when it is not omitempty.
+// schema (for a request, of op ask_choice) exactly when it is not omitempty.
 func TestSchemaFieldsMatchGoTypes(t *testing.T) {
 	for _, tc := range []struct {
 		typ     reflect.Type
@@ -129,6 +129,14 @@ func TestSchemaFieldsMatchGoTypes(t *testing.T) {
 		var props, required []string
 		for p := range obj["properties"].(map[string]any) {
 			props = append(props, p)
+		}
+		// An ask_choice request's question and choices are required by
+		// the op's branch (allOf/0), and always written for that op.
+		if tc.typ == reflect.TypeFor[probe.Request]() {
+			askChoice := obj["allOf"].([]any)[0].(map[string]any)["then"].(map[string]any)
+			for _, r := range askChoice["required"].([]any) {
+				required = append(required, r.(string))
+			}
 		}
 		for _, r := range obj["required"].([]any) {
 			required = append(required, r.(string))
@@ -287,7 +295,7 @@ func TestSchemaDocuments(t *testing.T) {
 		{probe.SchemaOutcome, `{"acpconform":1,"outcome":"error","error":"request_error","code":-32601,"message":"Method not found"}`, ""},
 		{probe.SchemaOutcome, `{"acpconform":1,"outcome":"accepted","index":"1","value":1}`, `/index outcome.json#/properties/index/type`},
 		{probe.SchemaOutcome, `{"acpconform":1,"outcome":"accepted","index":-2,"value":1}`, `/index outcome.json#/properties/index/minimum`},
-		{probe.SchemaOutcome, `{"acpconform":1,"outcome":"accepted","index":1}`, ` outcome.json#/allOf/0/then/required`},
+		{probe.SchemaOutcome, `{"acpconform":1,"outcome":"accepted","index":1}`, ` outcome.json#/allOf/0/then/then/required`},
 		{probe.SchemaOutcome, `{"acpconform":1,"outcome":"declined","index":0}`, `/index outcome.json#/allOf/0/else/properties/index/not`},
 		{probe.SchemaOutcome, `{"acpconform":1,"outcome":"error","error":"internal"}`, ` outcome.json#/allOf/1/then/required`},
 		{probe.SchemaOutcome, `{"acpconform":1,"outcome":"error","error":"request_error","message":"m"}`, ` outcome.json#/allOf/2/then/required`},
@@ -331,7 +339,7 @@ func TestSchemaDocuments(t *testing.T) {
 func TestSchemaErrorWording(t *testing.T) {
 	for doc, want := range map[string]string{
 		`{"acpconform":1,"outcome":"accepted","index":"1","value":"production"}`: `outcome does not match the probe contract's outcome schema: at /index: want integer, got string ("1") (schema: outcome.json#/properties/index/type)`,
-		`{"acpconform":1,"outcome":"accepted","index":0}`:                        `outcome does not match the probe contract's outcome schema: at the top level: missing "value": an accepted outcome has index and value (schema: outcome.json#/allOf/0/then/required)`,
+		`{"acpconform":1,"outcome":"accepted","index":0}`:                        `outcome does not match the probe contract's outcome schema: at the top level: missing "value": an accepted outcome of ask_choice has index and value (schema: outcome.json#/allOf/0/then/then/required)`,
 		`{"acpconform":1,"outcome":"declined","index":0}`:                        `outcome does not match the probe contract's outcome schema: at /index: only an accepted outcome has an index (schema: outcome.json#/allOf/0/else/properties/index/not)`,
 		`{"acpconform":1,"outcome":"maybe"}`:                                     `outcome does not match the probe contract's outcome schema: at /outcome: want one of "accepted", "declined", "cancelled", "error", got "maybe" (schema: outcome.json#/properties/outcome/enum)`,
 		`{"acpconform":1,"outcome":"accepted","index":1,"value":1,"warnings":[1,2,3,4,5,6]}`: `outcome does not match the probe contract's outcome schema: at /warnings/0: want string, got number (1) (schema: outcome.json#/properties/warnings/items/type); ` +

@@ -121,6 +121,44 @@ var _ = Describe("CAP: capability negotiation", func() {
 		Expect(r.resp.Content).To(MatchJSON(`{"name":"Ada"}`))
 	})
 
+	DescribeTable("judges a form's answer against its schema (ELI-3)",
+		func(ctx SpecContext, result string, wantErr bool, wantContent string) {
+			c := formClient(ctx)
+			type reply struct {
+				resp reference.ElicitationResponse
+				err  error
+			}
+			done := make(chan reply, 1)
+			go func() {
+				resp, err := c.session().CreateElicitation(ctx, reference.ElicitationRequest{
+					Mode: reference.ModeForm, Message: "Age?",
+					RequestedSchema: &reference.ElicitationSchema{Type: "object", Required: []string{"age"},
+						Properties: map[string]any{"age": map[string]any{"type": "integer", "maximum": 150}}},
+				})
+				done <- reply{resp, err}
+			}()
+			c.answer(c.nextRequest(ctx), result)
+			var r reply
+			Eventually(ctx, done).Should(Receive(&r))
+			if wantErr {
+				Expect(r.err).To(MatchError(reference.ErrInvalidResponse))
+				return
+			}
+			Expect(r.err).NotTo(HaveOccurred())
+			if wantContent == "" {
+				Expect(r.resp.Content).To(BeNil())
+			} else {
+				Expect(r.resp.Content).To(MatchJSON(wantContent))
+			}
+		},
+		Entry("a valid accept keeps its content, numbers as written", within, `{"action":"accept","content":{"age":36.0}}`, false, `{"age":36.0}`),
+		Entry("a missing required property", within, `{"action":"accept","content":{}}`, true, ""),
+		Entry("a string for an integer", within, `{"action":"accept","content":{"age":"36"}}`, true, ""),
+		Entry("beyond the maximum", within, `{"action":"accept","content":{"age":151}}`, true, ""),
+		Entry("a decline's content dropped", within, `{"action":"decline","content":{"age":1}}`, false, ""),
+		Entry("a cancel's content dropped", within, `{"action":"cancel","content":{"age":"x"}}`, false, ""),
+	)
+
 	It("sends a URL-mode request when the client advertised url, with no schema on the wire", within, func(ctx SpecContext) {
 		c := newFakeClient()
 		c.initialize(ctx, `{"elicitation":{"url":{}}}`)

@@ -6,7 +6,10 @@ import (
 	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
 
+	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/probe"
 )
@@ -255,4 +258,104 @@ func (e *env) advertises(ctx context.Context, mode string) bool {
 	e.caps.Lock()
 	defer e.caps.Unlock()
 	return script.Advertises(e.clientCaps, mode)
+}
+
+// eliAgent: the agent's low-level create_elicitation (ELI-1..3), run by
+// the probe request of op create_elicitation (docs/probe.md §1.3).
+func (e *env) eliAgent() {
+	Describe("ELI: an agent's create_elicitation", func() {
+		DescribeTable("sends a mode only to a client that advertised it, and nothing in its place:", expectsError,
+			func(ctx SpecContext, caps string, req probe.Request) {
+				f := e.connectCaps(ctx, client.Config{Capabilities: json.RawMessage(caps)})
+				if f == nil {
+					return // malformed capabilities refused with -32602, as CAP-2 allows
+				}
+				Expect(f.probe(ctx, req)).To(BeOutcome(unsupported))
+				f.expectNoRequest("a mode the client did not advertise is not sent, and no permission request goes in its place")
+			},
+			e.entry("a form to a client that advertised url only", slug("form-to-url-only"), rules("ELI-1"), `{"elicitation":{"url":{}}}`, profileForm()),
+			e.entry("a URL to a client that advertised form only", slug("url-to-form-only"), rules("ELI-1"), `{"elicitation":{"form":{}}}`, signInURL()),
+			e.entry("a URL to a client whose url is null", slug("url-null"), rules("ELI-1"), `{"elicitation":{"form":{},"url":null}}`, signInURL()),
+			e.entry("a form to a client without elicitation", slug("form-to-none"), rules("ELI-1"), `{}`, profileForm()),
+		)
+
+		e.it("form-unchanged", "sends a multi-field form unchanged, scoped to its session, and hands back the typed content", rules("ELI-2"), func(ctx SpecContext) {
+			f := e.connect(ctx, formAndURLClient).answer(script.AcceptContent(json.RawMessage(profileContent)))
+			req := profileForm()
+			Expect(f.probe(ctx, req)).To(BeOutcome(probe.Outcome{Outcome: probe.OutcomeAccepted, Content: json.RawMessage(profileContent)}))
+			params := f.params()
+			expectEqual("the agent sent the sessionId %s, want the session's, %s", gjson.GetBytes(params, "sessionId").String(), f.session)
+			expectEqual("the agent sent the mode %s, want %s", gjson.GetBytes(params, "mode").String(), "form")
+			expectEqual("the agent sent the message %q, want %q", gjson.GetBytes(params, "message").String(), req.Message)
+			sent := json.RawMessage(gjson.GetBytes(params, "requestedSchema").Raw)
+			assert(probe.SameValue(sent, req.RequestedSchema), "the agent sent the requestedSchema %s, want the application's unchanged: %s", show(sent), show(req.RequestedSchema))
+		})
+
+		e.it("url-unchanged", "sends a URL elicitation unchanged, scoped to its session, and hands back the accept", rules("ELI-2"), func(ctx SpecContext) {
+			f := e.connect(ctx, formAndURLClient).answer(script.AcceptWithoutContent())
+			req := signInURL()
+			Expect(f.probe(ctx, req)).To(BeOutcome(probe.Outcome{Outcome: probe.OutcomeAccepted}))
+			params := f.params()
+			expectEqual("the agent sent the sessionId %s, want the session's, %s", gjson.GetBytes(params, "sessionId").String(), f.session)
+			for name, want := range map[string]string{"mode": "url", "message": req.Message, "url": req.URL, "elicitationId": req.ElicitationID} {
+				assert(gjson.GetBytes(params, name).String() == want, "the agent sent the %s %s, want %q", name, show(json.RawMessage(gjson.GetBytes(params, name).Raw)), want)
+			}
+			assert(!gjson.GetBytes(params, "requestedSchema").Exists(), "the agent sent a requestedSchema with a URL elicitation: %s", show(params))
+		})
+
+		DescribeTable("hands back a decline or cancel without content:",
+			func(ctx SpecContext, answer script.Answer, want probe.Outcome) {
+				f := e.connect(ctx, formAndURLClient).answer(answer)
+				// An outcome with content beside a decline or cancel breaks the
+				// outcome schema, which f.probe checks.
+				Expect(f.probe(ctx, profileForm())).To(BeOutcome(want))
+			},
+			e.entry("a decline that carried content", slug("decline-without-content"), rules("ELI-3"), script.Decline().WithContent(map[string]any{"name": "Ada"}), declined),
+			e.entry("a cancel", slug("cancel"), rules("ELI-2"), script.Cancel(), cancelled),
+		)
+
+		DescribeTable("refuses an accepted form whose content breaks the schema:", expectsError,
+			func(ctx SpecContext, content string) {
+				f := e.connect(ctx, formAndURLClient).answer(script.AcceptContent(json.RawMessage(content)))
+				Expect(f.probe(ctx, profileForm())).To(BeOutcome(invalidResponse))
+			},
+			e.entry("a required property missing", slug("missing-required"), rules("ELI-3"), `{"name":"Ada"}`),
+			e.entry("a string for an integer", slug("string-for-integer"), rules("ELI-3"), `{"name":"Ada","age":"36"}`),
+			e.entry("an integer with a fraction", slug("fraction-for-integer"), rules("ELI-3"), `{"name":"Ada","age":36.5}`),
+			e.entry("a number beyond its maximum", slug("above-maximum"), rules("ELI-3"), `{"name":"Ada","age":151}`),
+			e.entry("a string shorter than its minLength", slug("below-min-length"), rules("ELI-3"), `{"name":"","age":36}`),
+			e.entry("a value outside its enum", slug("outside-enum"), rules("ELI-3"), `{"name":"Ada","age":36,"plan":"gold"}`),
+			e.entry("an item outside a multi-select", slug("outside-items"), rules("ELI-3"), `{"name":"Ada","age":36,"languages":["cobol"]}`),
+			e.entry("a string for a boolean", slug("string-for-boolean"), rules("ELI-3"), `{"name":"Ada","age":36,"subscribe":"yes"}`),
+			e.entry("an email of the wrong format", slug("wrong-format"), rules("ELI-3"), `{"name":"Ada","age":36,"email":"ada"}`),
+			e.entry("a property the form did not declare", slug("undeclared-property"), rules("ELI-3"), `{"name":"Ada","age":36,"admin":true}`),
+			e.entry("no content at all", slug("no-content"), rules("ELI-3"), `null`),
+		)
+	})
+}
+
+// formAndURLClient advertises both modes of elicitation.
+var formAndURLClient = client.Config{Capabilities: json.RawMessage(`{"elicitation":{"form":{},"url":{}}}`)}
+
+// profileContent answers profileForm, every value of its own type.
+const profileContent = `{"name":"Ada Lovelace","age":36,"height":1.65,"subscribe":true,"plan":"pro","languages":["go","py"],"email":"ada@example.com"}`
+
+// profileForm is a create_elicitation of a multi-field form with a
+// property of each type, bounds, an enum, a multi-select and a format.
+func profileForm() probe.Request {
+	return probe.Request{Acpconform: probe.Version, Op: probe.OpCreateElicitation, Mode: "form", Message: "  Tell us about yourself\n",
+		RequestedSchema: json.RawMessage(`{"type":"object","title":"Profile","required":["name","age"],"properties":{` +
+			`"name":{"type":"string","title":"Name","minLength":1,"maxLength":64},` +
+			`"age":{"type":"integer","title":"Age","minimum":0,"maximum":150},` +
+			`"height":{"type":"number","title":"Height (m)","minimum":0.5,"maximum":2.5,"default":1.7},` +
+			`"subscribe":{"type":"boolean","title":"Subscribe","default":false},` +
+			`"plan":{"type":"string","title":"Plan","oneOf":[{"const":"free","title":"Free"},{"const":"pro","title":"Pro","description":"Paid monthly"}]},` +
+			`"languages":{"type":"array","title":"Languages","maxItems":3,"items":{"type":"string","enum":["go","ts","py"]}},` +
+			`"email":{"type":"string","format":"email","title":"Email"}}}`)}
+}
+
+// signInURL is a create_elicitation of a URL.
+func signInURL() probe.Request {
+	return probe.Request{Acpconform: probe.Version, Op: probe.OpCreateElicitation, Mode: "url", Message: " Please authorize access to your repositories. ",
+		URL: "https://agent.example.com/connect?elicitationId=github-oauth-001", ElicitationID: "github-oauth-001"}
 }

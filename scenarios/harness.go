@@ -113,6 +113,7 @@ func Catalogue(o Options) *Checks {
 			e.dep()
 			e.rte()
 			e.ses()
+			e.eliAgent()
 			e.wire()
 			e.remote()
 		case suite.RelayRole:

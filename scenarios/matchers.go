@@ -69,6 +69,9 @@ func outcomeFields(o, want probe.Outcome) map[string]any {
 	if want.Value != nil && o.Value != nil {
 		f["value"] = jsonOrText(o.Value)
 	}
+	if want.Content != nil && o.Content != nil {
+		f["content"] = jsonOrText(o.Content)
+	}
 	if want.Error != "" {
 		f["error"] = o.Error
 	}
@@ -121,6 +124,8 @@ func describeOutcome(o probe.Outcome) string {
 		fmt.Fprintf(&b, " with choice %d", *o.Index)
 	case o.Value != nil:
 		fmt.Fprintf(&b, " with the value %s", show(o.Value))
+	case o.Content != nil:
+		fmt.Fprintf(&b, " with the content %s", show(o.Content))
 	}
 	if o.Outcome != probe.OutcomeError && o.Error != "" {
 		fmt.Fprintf(&b, ", error %q", o.Error)

@@ -274,15 +274,22 @@ func TestClient(t *testing.T) {
 	r = acpconform(t, nil, "client", "--", bin, "reference-client", "--websocket", "{url}")
 	expectCode(t, r, 0)
 
-	// Each broken variant fails the checks of the rule it breaks, and no
-	// others: a valid answer unlike its instruction is CLI-5's alone.
-	for broken, rule := range map[string]string{
-		"unregistered": "CLI-1", "wrong-token": "CLI-2", "content-on-decline": "CLI-2", "meta-intolerant": "CLI-3", "ignores-user": "CLI-5",
+	// Each broken variant fails the checks of the rules it breaks, and no
+	// others: a valid answer unlike its instruction is CLI-5's alone. A
+	// client without the route, or one whose declines carry content, breaks
+	// them for every shape and mode (ELI-4, ELI-5; and ELI-7, which needs an
+	// answer to a cancelled request).
+	for broken, rules := range map[string][]string{
+		"unregistered":       {"CLI-1", "ELI-4", "ELI-5", "ELI-7"},
+		"wrong-token":        {"CLI-2"},
+		"content-on-decline": {"CLI-2", "ELI-4", "ELI-5"},
+		"meta-intolerant":    {"CLI-3"},
+		"ignores-user":       {"CLI-5"},
 	} {
 		r := acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", broken)
 		expectCode(t, r, 1)
-		if failed := r.failedRules(); !failed[rule] || len(failed) != 1 {
-			t.Errorf("--broken %s failed %v, want %s alone", broken, failed, rule)
+		if failed := r.failedRules(); len(failed) != len(rules) || !allOf(failed, rules) {
+			t.Errorf("--broken %s failed %v, want %v alone", broken, failed, rules)
 		}
 		expectOwnEvidence(t, r, `"method":"elicitation/create"`)
 	}
@@ -308,6 +315,23 @@ func TestClient(t *testing.T) {
 	if !r.failedRules()["CLI-4"] {
 		t.Errorf("accepts-unadvertised did not fail CLI-4: %v", r.failedRules())
 	}
+	// ELI-6 likewise: a URL elicitation accepted where only form was
+	// advertised is reported, and the client stays conformant.
+	r = acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", "accepts-unadvertised-url")
+	expectCode(t, r, 0)
+	if failed := r.failedRules(); len(failed) != 1 || !failed["ELI-6"] {
+		t.Errorf("accepts-unadvertised-url failed %v, want ELI-6 alone", failed)
+	}
+}
+
+// allOf reports whether every rule is in set.
+func allOf(set map[string]bool, rules []string) bool {
+	for _, r := range rules {
+		if !set[r] {
+			return false
+		}
+	}
+	return true
 }
 
 func TestClientListening(t *testing.T) {

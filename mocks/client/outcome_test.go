@@ -87,7 +87,7 @@ var _ = Describe("The mock client reading outcomes", func() {
 		Entry("an index as a string", within, `{"acpconform":1,"outcome":"accepted","index":"1","value":"production"}`,
 			`at /index: want integer, got string ("1") (schema: outcome.json#/properties/index/type)`),
 		Entry("an acceptance without a value", within, `{"acpconform":1,"outcome":"accepted","index":1}`,
-			`at the top level: missing "value": an accepted outcome has index and value (schema: outcome.json#/allOf/0/then/required)`),
+			`at the top level: missing "value": an accepted outcome of ask_choice has index and value (schema: outcome.json#/allOf/0/then/then/required)`),
 		Entry("an unknown outcome kind", within, `{"acpconform":1,"outcome":"deferred"}`,
 			`at /outcome: want one of "accepted", "declined", "cancelled", "error", got "deferred" (schema: outcome.json#/properties/outcome/enum)`),
 		Entry("an error without its message", within, `{"acpconform":1,"outcome":"error","error":"internal"}`,

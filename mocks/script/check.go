@@ -66,6 +66,9 @@ func (o *Outcome) Check(got probe.Outcome) []string {
 	if o.Value != nil && !probe.SameValue(got.Value, o.Value) {
 		mismatch("value", orAbsent(got.Value), string(o.Value))
 	}
+	if o.Content != nil && !probe.SameValue(got.Content, o.Content) {
+		mismatch("content", orAbsent(got.Content), string(o.Content))
+	}
 	if o.Error != "" && got.Error != o.Error {
 		mismatch("error", strconv.Quote(got.Error), strconv.Quote(o.Error))
 	}

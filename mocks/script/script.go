@@ -70,12 +70,12 @@ type Step struct {
 	Stop        string       `yaml:"stop,omitempty"`        // the prompt ends with this stopReason
 
 	// Agent peer, during a prompt turn.
-	Elicit  *Elicit `yaml:"elicit,omitempty"`  // send elicitation/create; wait for and check the answer
-	Say     *string `yaml:"say,omitempty"`     // an agent_message_chunk
+	Elicit *Elicit `yaml:"elicit,omitempty"` // send elicitation/create; wait for and check the answer
+	Say    *string `yaml:"say,omitempty"`    // an agent_message_chunk
 	// Complete sends the notification elicitation/complete with this
 	// elicitationId, known to the client or not.
 	Complete *string `yaml:"complete,omitempty"`
-	EndTurn string  `yaml:"endTurn,omitempty"` // answer the prompt with this stopReason
+	EndTurn  string  `yaml:"endTurn,omitempty"` // answer the prompt with this stopReason
 	// Hold keeps the turn open until the channel is closed (Go only): a
 	// client under test waits for the prompt's answer meanwhile.
 	Hold <-chan struct{} `yaml:"-"`

@@ -35,6 +35,13 @@ var requests = []string{
 	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":0.0}`,
 	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":0e5}`,
 	`{"acpconform":1,"op":"ask_choice","question":"Q","choices":[],"fallbackDelayMs":"5"}`,
+	`{"acpconform":1,"op":"create_elicitation","mode":"form","message":"M","requestedSchema":{"type":"object","properties":{}}}`,
+	`{"acpconform":1,"op":"create_elicitation","mode":"url","message":"M","url":"https://example.com","elicitationId":"e1"}`,
+	`{"acpconform":1,"op":"create_elicitation"}`,
+	`{"acpconform":1,"op":"create_elicitation","mode":"form","message":"M"}`,
+	`{"acpconform":1,"op":"create_elicitation","mode":"url","message":"M","url":"https://example.com"}`,
+	`{"acpconform":1,"op":"create_elicitation","mode":"sms","message":5,"requestedSchema":[],"url":1,"elicitationId":{}}`,
+	`{"acpconform":1,"op":"ask_choice"}`,
 }
 
 // TestRequestRulesMatchTheSchema holds probe.ParseRequest, which checks

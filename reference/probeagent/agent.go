@@ -10,6 +10,7 @@
 package probeagent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -93,6 +94,9 @@ func (a *Agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 
 // run asks the probe's question and describes the outcome.
 func run(ctx context.Context, s *reference.Session, req probe.Request) probe.Outcome {
+	if req.Op == probe.OpCreateElicitation {
+		return createElicitation(ctx, s, req)
+	}
 	choices := make([]reference.Choice[any], len(req.Choices))
 	for i, c := range req.Choices {
 		choices[i] = reference.Choice[any]{Value: newValue(c.Value), Label: c.Label, Description: c.Description, Default: c.Default}
@@ -119,6 +123,41 @@ func run(ctx context.Context, s *reference.Session, req probe.Request) probe.Out
 	}
 	return out
 }
+
+// createElicitation runs the low-level create_elicitation the probe asks
+// for and describes its outcome: the action, and an accepted form's
+// content as the client sent it (ELI-1..3).
+func createElicitation(ctx context.Context, s *reference.Session, req probe.Request) probe.Outcome {
+	er := reference.ElicitationRequest{Mode: reference.ElicitationMode(req.Mode), Message: req.Message, URL: req.URL, ElicitationID: req.ElicitationID}
+	if req.RequestedSchema != nil {
+		dec := json.NewDecoder(bytes.NewReader(req.RequestedSchema))
+		dec.UseNumber() // every bound and default as written (ELI-2)
+		if err := dec.Decode(&er.RequestedSchema); err != nil {
+			return errorOutcome(fmt.Errorf("the requestedSchema cannot be read: %w", err))
+		}
+	}
+	resp, err := s.CreateElicitation(ctx, er)
+	if err != nil {
+		return errorOutcome(err)
+	}
+	out := probe.Outcome{Acpconform: probe.Version}
+	switch resp.Action {
+	case "accept":
+		out.Outcome, out.Content = probe.OutcomeAccepted, resp.Content
+	case "decline":
+		out.Outcome = probe.OutcomeDeclined
+	case "cancel":
+		out.Outcome = probe.OutcomeCancelled
+	default: // the probe contract has no outcome for a custom action
+		return errorOutcome(&reference.ResponseError{Reason: fmt.Sprintf("unknown action %q", resp.Action), Result: resp.Raw})
+	}
+	if isNullJSON(out.Content) {
+		out.Content = nil // absent and null are the same
+	}
+	return out
+}
+
+func isNullJSON(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 // fallbackFailure is the error of an "error" fallback.
 type fallbackFailure struct{ message string }

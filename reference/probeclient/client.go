@@ -26,11 +26,14 @@ const (
 	ContentOnDecline    = "content-on-decline"   // a decline that carries content (CLI-2)
 	MetaIntolerant      = "meta-intolerant"      // fails on option _meta or unknown _meta keys (CLI-3)
 	AcceptsUnadvertised = "accepts-unadvertised" // advertises no form, yet answers a form (CLI-4)
-	IgnoresUser         = "ignores-user"         // answers validly, always accepting the first option (CLI-5)
+	IgnoresUser         = "ignores-user"         // answers validly, always the first option, else cancel (CLI-5)
+	// AcceptsUnadvertisedURL advertises form only, yet accepts a URL
+	// elicitation (ELI-6).
+	AcceptsUnadvertisedURL = "accepts-unadvertised-url"
 )
 
 // Brokens lists the broken variants.
-var Brokens = []string{Unregistered, WrongToken, ContentOnDecline, MetaIntolerant, AcceptsUnadvertised, IgnoresUser}
+var Brokens = []string{Unregistered, WrongToken, ContentOnDecline, MetaIntolerant, AcceptsUnadvertised, IgnoresUser, AcceptsUnadvertisedURL}
 
 // client answers the agent's requests. It embeds nothing: every method of
 // acp.Client is here, answering what a test client has no use for with an
@@ -67,11 +70,15 @@ func (c elicitingClient) UnstableCreateElicitation(ctx context.Context, p acp.Un
 		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	case !ok:
 		return cancel(), nil // no scripted user: as a person closing the dialog
-	case c.broken == IgnoresUser:
-		user = probe.User{Action: "accept", Pick: 0.0}
 	}
 	_, typedChoice := p.Form.RequestedSchema.Properties["choice"]
 	typedChoice = typedChoice && len(p.Form.RequestedSchema.Properties) == 1
+	switch {
+	case c.broken == IgnoresUser && typedChoice:
+		user = probe.User{Action: "accept", Pick: 0.0}
+	case c.broken == IgnoresUser:
+		return cancel(), nil
+	}
 	switch {
 	case user.Action == "accept" && typedChoice:
 		token, err := pick(p.Form.RequestedSchema, user.Pick)
@@ -97,7 +104,7 @@ func (c elicitingClient) UnstableCreateElicitation(ctx context.Context, p acp.Un
 // answerURL answers a URL elicitation as its scripted user says: an accept
 // is the user's consent, and the test client opens nothing.
 func (c elicitingClient) answerURL(ctx context.Context, p *acp.UnstableCreateElicitationUrl) (acp.UnstableCreateElicitationResponse, error) {
-	if !c.advertisesURL {
+	if !c.advertisesURL && c.broken != AcceptsUnadvertisedURL {
 		// ELI-6: a mode that was not advertised is refused as invalid params.
 		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "url elicitation was not advertised"})
 	}
@@ -105,7 +112,7 @@ func (c elicitingClient) answerURL(ctx context.Context, p *acp.UnstableCreateEli
 	switch {
 	case err != nil:
 		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
-	case !ok:
+	case !ok, c.broken == IgnoresUser:
 		return cancel(), nil
 	case user.Action == "accept" && (user.Pick != nil || user.Content != nil):
 		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "a URL elicitation's accept has no pick and no content"})
@@ -113,6 +120,13 @@ func (c elicitingClient) answerURL(ctx context.Context, p *acp.UnstableCreateEli
 		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept"}}, nil
 	}
 	return answer(ctx, user)
+}
+
+// UnstableCompleteElicitation takes the agent's elicitation/complete: the
+// test client opened nothing, so there is nothing to close, and an id it
+// does not know, or knows complete, is ignored as the schema says (ELI-5).
+func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {
+	return nil
 }
 
 // answer answers as a scripted user who does not accept: decline, cancel,

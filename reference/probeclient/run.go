@@ -39,7 +39,7 @@ func Play(ctx context.Context, w io.Writer, r io.Reader, o Options, log *slog.Lo
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	c := &client{advertisesForm: !o.NoForm && o.Broken != AcceptsUnadvertised, advertisesURL: !o.NoForm && !o.NoURL, broken: o.Broken, replies: make(chan string, 16)}
+	c := &client{advertisesForm: !o.NoForm && o.Broken != AcceptsUnadvertised, advertisesURL: !o.NoForm && !o.NoURL && o.Broken != AcceptsUnadvertisedURL, broken: o.Broken, replies: make(chan string, 16)}
 	var impl acp.Client = elicitingClient{c}
 	if o.Broken == Unregistered {
 		impl = c // no UnstableCreateElicitation: the SDK answers -32601
