@@ -176,10 +176,10 @@ func askChoice[T any](ctx context.Context, s *Session, question string, choices 
 		return Decline[T](), nil`},
 	{"capabilities-first-connection-wins", "CAP-4", "conn.go", "	c.caps = p.ClientCapabilities\n", "	c.caps = firstCaps(p.ClientCapabilities)\n"},
 	// FB: fallbacks
-	{"fallback-after-client-error", "FB-1", "ask.go", `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	{"fallback-after-client-error", "FB-1", "ask.go", `	resp, err := s.send(ctx, compile(question, choices))
 	if err != nil {
 		return Result[T]{}, err
-	}`, `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	}`, `	resp, err := s.send(ctx, compile(question, choices))
 	if err != nil {
 		if o.fallback != nil {
 			return runFallback(ctx, s, choices, &o)
@@ -239,20 +239,20 @@ func askChoice[T any](ctx context.Context, s *Session, question string, choices 
 			}
 			s.logger()`},
 	// RTE: routes and the connection
-	{"method-not-found-declines", "RTE-1", "ask.go", `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	{"method-not-found-declines", "RTE-1", "ask.go", `	resp, err := s.send(ctx, compile(question, choices))
 	if err != nil {
 		return Result[T]{}, err
-	}`, `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	}`, `	resp, err := s.send(ctx, compile(question, choices))
 	if re := (*RequestError)(nil); errors.As(err, &re) && re.Code == CodeMethodNotFound {
 		return Decline[T](), nil
 	}
 	if err != nil {
 		return Result[T]{}, err
 	}`},
-	{"method-not-found-falls-back", "RTE-1", "ask.go", `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	{"method-not-found-falls-back", "RTE-1", "ask.go", `	resp, err := s.send(ctx, compile(question, choices))
 	if err != nil {
 		return Result[T]{}, err
-	}`, `	resp, err := s.CreateElicitation(ctx, compile(question, choices))
+	}`, `	resp, err := s.send(ctx, compile(question, choices))
 	if re := (*RequestError)(nil); errors.As(err, &re) && re.Code == CodeMethodNotFound && o.fallback != nil {
 		return runFallback(ctx, s, choices, &o)
 	}
@@ -311,6 +311,11 @@ func (w *warningLog) list() []string { // every warning of the process so far, n
 	{"integer-type-dropped", "ELI-2", "probeagent/agent.go", "\t\tif err := dec.Decode(&er.RequestedSchema); err != nil {\n",
 		"\t\tif err := json.Unmarshal(bytes.ReplaceAll(req.RequestedSchema, []byte(`\"integer\"`), []byte(`\"number\"`)), &er.RequestedSchema); err != nil {\n"},
 	{"message-trimmed", "ELI-2", "probeagent/agent.go", "Message: req.Message,", "Message: strings.TrimSpace(req.Message),"},
+	// Every error of create_elicitation answered as a success, as
+	// errors-answered-as-success does for ask_choice: each ELI check that
+	// expects an error must fail it (killsEvery).
+	{"elicitation-errors-answered-as-success", "ELI-3", "probeagent/agent.go", "\tresp, err := s.CreateElicitation(ctx, er)\n\tif err != nil {\n\t\treturn errorOutcome(err)\n\t}\n",
+		"\tresp, err := s.CreateElicitation(ctx, er)\n\tif err != nil {\n\t\treturn probe.Outcome{Acpconform: probe.Version, Outcome: probe.OutcomeAccepted}\n\t}\n"},
 	{"content-unvalidated", "ELI-3", "session.go", "\t\tif problems := ContentProblems(schema, resp.Content); len(problems) > 0 {\n",
 		"\t\tif problems := ContentProblems(schema, resp.Content); len(problems) > 0 && false {\n"},
 	{"decline-content-reported", "ELI-3", "probeagent/agent.go", "\t\tout.Outcome = probe.OutcomeDeclined\n", "\t\tout.Outcome, out.Content = probe.OutcomeDeclined, resp.Raw\n"},

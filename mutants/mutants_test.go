@@ -260,7 +260,8 @@ func TestMutantsAreKilled(t *testing.T) {
 // relays' in-process ones, whose outcome is the reference agent's; the
 // clients' are killed as killedElsewhere says.
 var killsEvery = map[string]string{
-	"errors-answered-as-success": "expects: containsAny error && !role: containsAny client",
+	"errors-answered-as-success":             "expects: containsAny error && !role: containsAny client && !area: containsAny ELI",
+	"elicitation-errors-answered-as-success": "expects: containsAny error && !role: containsAny client && area: containsAny ELI",
 }
 
 // killedElsewhere are the checks of expects:error of the client's role,
@@ -569,9 +570,12 @@ func matrix(kills []kill) string {
 	b.WriteString("No check that expects an error can pass a success. Every check labelled\n")
 	b.WriteString("`expects:error` (a check that asserts an expected error without the label fails)\n")
 	b.WriteString("must fail `errors-answered-as-success`, which turns every error of ask_choice into\n")
-	b.WriteString("an acceptance of the first choice (a decline when there is none); the client's,\n")
-	b.WriteString("CLI-4/unadvertised-form-refused, fails the broken reference client\n")
-	b.WriteString("`accepts-unadvertised`; and a relay that turns an error answer into a success\n")
+	b.WriteString("an acceptance of the first choice (a decline when there is none), or, in area ELI,\n")
+	b.WriteString("`elicitation-errors-answered-as-success`, which turns every error of\n")
+	b.WriteString("create_elicitation into an acceptance; the client's, CLI-4/unadvertised-form-refused\n")
+	b.WriteString("and ELI-6/unadvertised-url-refused, fail the broken reference clients\n")
+	b.WriteString("`accepts-unadvertised` and `accepts-unadvertised-url` (and the second the mutant\n")
+	b.WriteString("`url-advertised-not`); and a relay that turns an error answer into a success\n")
 	b.WriteString("fails REL-1 (`error-answer-made-success`). TestEveryExpectedErrorIsKilledBySuccess\n")
 	b.WriteString("and TestMutantsAreKilled hold this.\n\n")
 	fmt.Fprintf(&b, "%d mutants, all killed.\n\n", len(kills))

@@ -51,6 +51,15 @@ var Relays = []RelayMutant{
 			return [][]byte{frame}
 		}
 	})},
+	// A relay that knows only the methods of ask_choice's flow.
+	{"complete-swallowed", "REL-1", "command relay", "REL-1/answers-unchanged", frames(func() filter {
+		return func(dir relay.Direction, frame []byte) [][]byte {
+			if dir == relay.ToClient && methodOf(frame) == "elicitation/complete" {
+				return nil
+			}
+			return [][]byte{frame}
+		}
+	})},
 	{"error-answer-rewritten", "REL-1", "mirror", "REL-1/answers-unchanged", frames(func() filter {
 		return func(dir relay.Direction, frame []byte) [][]byte {
 			msg, ok := decode(frame)

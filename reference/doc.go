@@ -52,6 +52,9 @@
 // # Low level
 //
 // [Session.SupportsElicitation] and [Session.CreateElicitation] remain public
-// for custom forms and URL elicitation; [Compile] builds exactly the form
-// AskChoice sends.
+// for multi-field forms, URL elicitation and any other schema shape
+// (CONTRACT ELI-1..3): CreateElicitation sends only a mode the client
+// advertised and refuses an accepted form whose content does not satisfy
+// its schema ([ContentProblems]). [Compile] builds exactly the form AskChoice
+// sends.
 package reference

@@ -138,3 +138,21 @@ func ExampleCompile() {
 	fmt.Println(string(b))
 	// Output: {"type":"object","properties":{"choice":{"type":"string","title":"Choice","oneOf":[{"const":"choice_0","title":"Pi"},{"const":"choice_1","title":"e"}],"default":"choice_1"}},"required":["choice"]}
 }
+
+// ContentProblems judges an accepted form's content as CreateElicitation
+// does before it hands an answer back (CONTRACT ELI-3).
+func ExampleContentProblems() {
+	schema := json.RawMessage(`{"type":"object","required":["name","age"],"properties":{
+		"name":{"type":"string","minLength":1},
+		"age":{"type":"integer","minimum":0,"maximum":150},
+		"plan":{"type":"string","enum":["free","pro"]}}}`)
+	fmt.Println(reference.ContentProblems(schema, json.RawMessage(`{"name":"Ada","age":36,"plan":"pro"}`)))
+	for _, p := range reference.ContentProblems(schema, json.RawMessage(`{"age":"36","plan":"gold"}`)) {
+		fmt.Println(p)
+	}
+	// Output:
+	// []
+	// "age" is "36", want an integer
+	// "plan" is "gold", none of the offered ["free" "pro"]
+	// the required property "name" is missing
+}

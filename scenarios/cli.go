@@ -240,7 +240,7 @@ func deployForm() script.Elicit {
 
 // elicitStep sends form with a scripted user and extra request _meta.
 func elicitStep(form script.Elicit, user probe.User, meta json.RawMessage, expect *script.AnswerExpect) script.Step {
-	form.User, form.Expect = &user, expect
+	form.User, form.Expect = (*script.User)(&user), expect
 	if meta != nil {
 		form.Meta = script.JSON(meta)
 	}

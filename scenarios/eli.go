@@ -92,7 +92,7 @@ func (e *env) eliClient() {
 		e.it("cancel-ends-pending", "answers an elicitation the agent cancels with cancel or -32800", rules("ELI-7"), func(ctx SpecContext) {
 			e.needForm(ctx)
 			step := formShapes[0].step(nil)
-			step.Elicit.User = &probe.User{Action: probe.ActionWait}
+			step.Elicit.User = &script.User{Action: probe.ActionWait}
 			step.Elicit.Cancel = true
 			t := e.turn(ctx, step)
 			ex := t.only()
@@ -141,7 +141,7 @@ func urlStep(id string, user probe.User) script.Step {
 		Question:      "Please authorize access to your repositories.",
 		URL:           "https://agent.example.com/connect?elicitationId=" + id,
 		ElicitationID: id,
-		User:          &user,
+		User:          (*script.User)(&user),
 	}}
 }
 
@@ -160,7 +160,7 @@ func (s formShape) step(expect *script.AnswerExpect) script.Step {
 	return script.Step{Elicit: &script.Elicit{
 		Question: "Tell us about yourself (" + s.name + ")",
 		Form:     script.JSON(s.schema),
-		User:     &user,
+		User:     (*script.User)(&user),
 		Expect:   expect,
 	}}
 }

@@ -50,6 +50,7 @@ func (e *env) relChecks() {
 			p.prompt(ctx, idPrompt, p.session, "go")
 			answers := []struct {
 				kind   string
+				url    bool            // asked in URL mode, and completed with elicitation/complete after the answer
 				result json.RawMessage // or
 				error  json.RawMessage
 			}{
@@ -57,13 +58,21 @@ func (e *env) relChecks() {
 				{kind: "decline", result: json.RawMessage(`{"action":"decline"}`)},
 				{kind: "cancel", result: json.RawMessage(`{"action":"cancel"}`)},
 				{kind: "error", error: json.RawMessage(`{"code":-32602,"message":"Invalid params: the form cannot be shown","data":{"reason":"no form","field":"choice"}}`)},
+				// Relays carry URL mode like any message (contract, ELI): an
+				// accept without content, then the agent's notification.
+				{kind: "URL-mode accept", url: true, result: json.RawMessage(`{"action":"accept"}`)},
 			}
 			for i := range answers {
-				p.agent.send(ctx, request(i+1, "elicitation/create", relQuestion(p.session, fmt.Sprintf("Question %d?", i), 2)))
-				q := p.client.await(ctx, fmt.Sprintf("the agent's elicitation/create %q", fmt.Sprintf("Question %d?", i)), func(m relMsg) bool {
-					return m.isRequest("elicitation/create") && messageOf(m) == fmt.Sprintf("Question %d?", i)
+				a, question := answers[i], fmt.Sprintf("Question %d?", i)
+				params := relQuestion(p.session, question, 2)
+				if a.url {
+					params = relURLQuestion(p.session, question)
+				}
+				p.agent.send(ctx, request(i+1, "elicitation/create", params))
+				q := p.client.await(ctx, fmt.Sprintf("the agent's elicitation/create %q", question), func(m relMsg) bool {
+					return m.isRequest("elicitation/create") && messageOf(m) == question
 				})
-				a := answers[i]
+				expectRelayed(fmt.Sprintf("relay defect: the relay changed the agent's elicitation/create %q on its way to the client", question), q.Params, params)
 				if a.error != nil {
 					p.client.send(ctx, errorAnswer(q.ID, a.error))
 				} else {
@@ -76,6 +85,12 @@ func (e *env) relChecks() {
 				} else {
 					assert(got.Error == nil, "relay defect: the client answered elicitation/create with %s, and the agent received the error %s instead", a.kind, show(got.Error))
 					expectRelayed(fmt.Sprintf("relay defect: the relay changed the client's %s answer on its way to the agent", a.kind), got.Result, a.result)
+				}
+				if a.url {
+					complete := json.RawMessage(mustJSON(map[string]string{"elicitationId": relElicitationID}))
+					p.agent.send(ctx, notification("elicitation/complete", complete))
+					got := p.client.await(ctx, "the agent's elicitation/complete", func(m relMsg) bool { return m.isNotification("elicitation/complete") })
+					expectRelayed("relay defect: the relay changed the agent's elicitation/complete on its way to the client", got.Params, complete)
 				}
 			}
 		})

@@ -18,11 +18,17 @@ import (
 func (e *env) relayChecks() {
 	Describe("RTE: a relay under test", func() {
 		e.it("passes-capability", "passes the client's elicitation capability on to the agent", rules("RTE-5"), func(ctx SpecContext) {
-			mc, a := e.throughRelay(ctx, formClient)
+			mc, a := e.throughRelay(ctx, formAndURLClient)
 			e.mustStart("initialize through the relay", mc.Initialize(e.startWait(ctx)))
-			assert(script.AdvertisesForm(a.Capabilities()),
+			caps := a.Capabilities()
+			assert(script.AdvertisesForm(caps),
 				"relay defect: the agent sees the clientCapabilities %s, without the client's elicitation.form: the relay rebuilt "+
-					"the client's capabilities without it, so every ask_choice behind it takes the unsupported path", show(a.Capabilities()))
+					"the client's capabilities without it, so every ask_choice behind it takes the unsupported path", show(caps))
+			// A relay that knows only form mode keeps form and drops url:
+			// relays carry URL mode like any message (contract, ELI).
+			assert(script.Advertises(caps, "url"),
+				"relay defect: the agent sees the clientCapabilities %s, without the client's elicitation.url: the relay rebuilt "+
+					"the client's capabilities without it, so no URL-mode elicitation behind it reaches the client (ELI-1)", show(caps))
 		})
 
 		e.it("relays-elicitation-and-answer", "relays elicitation/create to the client, and the answer back unchanged", rules("RTE-5", "REM-3"), func(ctx SpecContext) {

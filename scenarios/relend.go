@@ -499,6 +499,19 @@ func relQuestion(session, question string, n int) json.RawMessage {
 	}))
 }
 
+// relElicitationID names the REL checks' URL-mode elicitation.
+const relElicitationID = "rel-url-1"
+
+// relURLQuestion is the params of the agent's URL-mode elicitation/create
+// (relElicitationID) asking question in session. Its URL's & is a
+// character a JSON writer may escape (REL-1 lets it).
+func relURLQuestion(session, question string) json.RawMessage {
+	return json.RawMessage(mustJSON(map[string]any{
+		"sessionId": session, "mode": "url", "message": question, "elicitationId": relElicitationID,
+		"url": "https://agent.example.com/connect?elicitationId=" + relElicitationID + "&scope=repo",
+	}))
+}
+
 // messageOf is an elicitation's params.message.
 func messageOf(m relMsg) string {
 	var p struct {

@@ -330,7 +330,7 @@ func (a *Agent) elicit(ctx context.Context, p *peer.Peer, sessionID string, e *s
 	problems := Check(asked, answer)
 	var unmet []string
 	if e.Expect != nil {
-		unmet = expectAnswer(e.Expect, e.User, asked, answer)
+		unmet = expectAnswer(e.Expect, (*probe.User)(e.User), asked, answer)
 	}
 	for _, pr := range problems {
 		p.Violate("elicitation/create #%d: %s", k, pr)

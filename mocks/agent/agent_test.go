@@ -203,7 +203,7 @@ var _ = Describe("The mock agent checks an answer against what the step expects,
 	DescribeTable("expecting the scripted user's instruction to be followed (CLI-5)",
 		func(ctx SpecContext, user probe.User, answer script.Answer, unmet ...string) {
 			e := deploy()
-			e.User = &user
+			e.User = (*script.User)(&user)
 			e.Expect = &script.AnswerExpect{User: true}
 			a := agent.New(agent.Config{})
 			a.Append(elicit(e))
@@ -247,7 +247,7 @@ var _ = Describe("The mock agent checks an answer against what the step expects,
 
 	It("refuses pick default of a form without a default with -32602", within, func(ctx SpecContext) {
 		e := &script.Elicit{Question: "Pick", Choices: []script.Choice{{Label: "A"}, {Label: "B"}},
-			User: &probe.User{Action: "accept", Pick: probe.PickDefault}, Expect: &script.AnswerExpect{User: true}}
+			User: &script.User{Action: "accept", Pick: probe.PickDefault}, Expect: &script.AnswerExpect{User: true}}
 		a := agent.New(agent.Config{})
 		a.Append(elicit(e))
 		c := client.New(client.Config{Capabilities: client.FormElicitation})
@@ -259,7 +259,7 @@ var _ = Describe("The mock agent checks an answer against what the step expects,
 
 	It("keeps an invalid answer's problems and how it differs from the instruction apart", within, func(ctx SpecContext) {
 		e := deploy()
-		e.User = &probe.User{Action: "accept", Pick: 1}
+		e.User = &script.User{Action: "accept", Pick: 1}
 		e.Expect = &script.AnswerExpect{User: true}
 		a := agent.New(agent.Config{})
 		a.Append(elicit(e))
@@ -306,7 +306,7 @@ var _ = Describe("The mock agent checks an answer against what the step expects,
 var _ = Describe("The mock agent sends", func() {
 	It("the reference's typed-choice form, scoped to the prompt's session, with the user instruction and extra _meta", within, func(ctx SpecContext) {
 		e := deploy()
-		e.User = &probe.User{Action: "accept", Pick: 1}
+		e.User = &script.User{Action: "accept", Pick: 1}
 		e.Meta = script.JSON(`{"x-trace":"abc","example.com/extra":{"n":1}}`)
 		a := agent.New(agent.Config{})
 		a.Append(elicit(e))

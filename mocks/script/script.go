@@ -128,13 +128,30 @@ type Elicit struct {
 	URL           string      `yaml:"url,omitempty"`           // URL mode: the url
 	ElicitationID string      `yaml:"elicitationId,omitempty"` // URL mode: its id
 	Params        JSON        `yaml:"params,omitempty"`        // sent as they are
-	User          *probe.User `yaml:"user,omitempty"`          // the scripted-user instruction, put in _meta
+	User          *User       `yaml:"user,omitempty"`          // the scripted-user instruction, put in _meta
 	Meta          JSON        `yaml:"meta,omitempty"`          // more request _meta keys
 	// Cancel sends $/cancel_request for the request as soon as it is
 	// written; the answer must then be a cancel or error -32800 (ELI-7).
 	Cancel bool `yaml:"cancel,omitempty"`
 	// Expect is what the answer must be, beyond being valid (CLI-2, ELI-4).
 	Expect *AnswerExpect `yaml:"expect,omitempty"`
+}
+
+// User is a scripted-user instruction (probe.User) written inline: read as
+// JSON, so that its content may be any JSON object.
+type User probe.User
+
+// UnmarshalYAML reads the instruction as JSON; members it does not know
+// are kept out, as a client ignores them.
+func (u *User) UnmarshalYAML(n *yaml.Node) error {
+	var j JSON
+	if err := j.UnmarshalYAML(n); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(j, (*probe.User)(u)); err != nil {
+		return fmt.Errorf("line %d: user: %v", n.Line, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
 }
 
 // Choice is a choice of an Elicit form.

@@ -20,7 +20,7 @@ import (
 // form is a typed choice of two options, the second the default.
 func form(user *probe.User, meta string) script.Step {
 	e := &script.Elicit{Question: "Choose", Choices: []script.Choice{{Label: "A"}, {Label: "B", Default: true}},
-		User: user, Expect: &script.AnswerExpect{User: user != nil}}
+		User: (*script.User)(user), Expect: &script.AnswerExpect{User: user != nil}}
 	if meta != "" {
 		e.Meta = script.JSON(meta)
 	}
@@ -75,7 +75,7 @@ func TestAnswersAsTheScriptedUserSays(t *testing.T) {
 		{`accept pick "first": -32602`, form(&probe.User{Action: "accept", Pick: "first"}, "")},
 		{"an unknown action: -32602", form(&probe.User{Action: "maybe"}, "")},
 		{"pick default without a default: -32602", script.Step{Elicit: &script.Elicit{Question: "Choose", Choices: []script.Choice{{Label: "A"}},
-			User: &probe.User{Action: "accept", Pick: probe.PickDefault}, Expect: &script.AnswerExpect{User: true}}}},
+			User: &script.User{Action: "accept", Pick: probe.PickDefault}, Expect: &script.AnswerExpect{User: true}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := play(t, probeclient.Options{}, tc.step)
