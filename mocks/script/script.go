@@ -122,14 +122,14 @@ type Expect struct {
 // raw Params. All but raw Params are scoped to the turn's session and carry
 // User and Meta in their _meta.
 type Elicit struct {
-	Question      string      `yaml:"question,omitempty"`
-	Choices       []Choice    `yaml:"choices,omitempty"`
-	Form          JSON        `yaml:"form,omitempty"`          // a requestedSchema of any shape
-	URL           string      `yaml:"url,omitempty"`           // URL mode: the url
-	ElicitationID string      `yaml:"elicitationId,omitempty"` // URL mode: its id
-	Params        JSON        `yaml:"params,omitempty"`        // sent as they are
-	User          *User       `yaml:"user,omitempty"`          // the scripted-user instruction, put in _meta
-	Meta          JSON        `yaml:"meta,omitempty"`          // more request _meta keys
+	Question      string   `yaml:"question,omitempty"`
+	Choices       []Choice `yaml:"choices,omitempty"`
+	Form          JSON     `yaml:"form,omitempty"`          // a requestedSchema of any shape
+	URL           string   `yaml:"url,omitempty"`           // URL mode: the url
+	ElicitationID string   `yaml:"elicitationId,omitempty"` // URL mode: its id
+	Params        JSON     `yaml:"params,omitempty"`        // sent as they are
+	User          *User    `yaml:"user,omitempty"`          // the scripted-user instruction, put in _meta
+	Meta          JSON     `yaml:"meta,omitempty"`          // more request _meta keys
 	// Cancel sends $/cancel_request for the request as soon as it is
 	// written; the answer must then be a cancel or error -32800 (ELI-7).
 	Cancel bool `yaml:"cancel,omitempty"`
