@@ -281,7 +281,13 @@ func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 	e.mustStart("the client's initialize", a.WaitInitialize(e.startWait(ctx)))
 	wait, cancel := context.WithTimeout(ctx, e.turnBound(len(steps)))
 	defer cancel()
-	must("the client's prompt turn", a.WaitTurns(wait, 1))
+	what := "the client's prompt turn"
+	for _, st := range steps {
+		if st.Complete != nil { // a client that fails on it ends the turn early: say where
+			what += fmt.Sprintf(", in which the agent sent elicitation/complete for %q,", *st.Complete)
+		}
+	}
+	must(what, a.WaitTurns(wait, 1))
 	return clientTurn{a, link}
 }
 
