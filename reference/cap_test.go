@@ -98,18 +98,10 @@ var _ = Describe("CAP: capability negotiation", func() {
 
 	It("sends a custom form scoped to the session and hands back any action", within, func(ctx SpecContext) {
 		c := formClient(ctx)
-		type reply struct {
-			resp reference.ElicitationResponse
-			err  error
-		}
-		done := make(chan reply, 1)
-		go func() {
-			resp, err := c.session().CreateElicitation(ctx, reference.ElicitationRequest{
-				Mode: reference.ModeForm, Message: "Name?",
-				RequestedSchema: &reference.ElicitationSchema{Type: "object", Properties: map[string]any{"name": map[string]any{"type": "string"}}},
-			})
-			done <- reply{resp, err}
-		}()
+		done := createIn(ctx, c, reference.ElicitationRequest{
+			Mode: reference.ModeForm, Message: "Name?",
+			RequestedSchema: &reference.ElicitationSchema{Type: "object", Properties: map[string]any{"name": map[string]any{"type": "string"}}},
+		})
 		req := c.nextRequest(ctx)
 		Expect(req.Params).To(MatchJSON(`{"sessionId":"sess-1","mode":"form","message":"Name?",
 			"requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`))
@@ -124,19 +116,11 @@ var _ = Describe("CAP: capability negotiation", func() {
 	DescribeTable("judges a form's answer against its schema (ELI-3)",
 		func(ctx SpecContext, result string, wantErr bool, wantContent string) {
 			c := formClient(ctx)
-			type reply struct {
-				resp reference.ElicitationResponse
-				err  error
-			}
-			done := make(chan reply, 1)
-			go func() {
-				resp, err := c.session().CreateElicitation(ctx, reference.ElicitationRequest{
-					Mode: reference.ModeForm, Message: "Age?",
-					RequestedSchema: &reference.ElicitationSchema{Type: "object", Required: []string{"age"},
-						Properties: map[string]any{"age": map[string]any{"type": "integer", "maximum": 150}}},
-				})
-				done <- reply{resp, err}
-			}()
+			done := createIn(ctx, c, reference.ElicitationRequest{
+				Mode: reference.ModeForm, Message: "Age?",
+				RequestedSchema: &reference.ElicitationSchema{Type: "object", Required: []string{"age"},
+					Properties: map[string]any{"age": map[string]any{"type": "integer", "maximum": 150}}},
+			})
 			c.answer(c.nextRequest(ctx), result)
 			var r reply
 			Eventually(ctx, done).Should(Receive(&r))
@@ -195,3 +179,20 @@ var _ = Describe("RTE-3: a registered route is not a capability", func() {
 		Expect(c.requests(ctx)).To(BeEmpty())
 	})
 })
+
+// reply is what CreateElicitation returned.
+type reply struct {
+	resp reference.ElicitationResponse
+	err  error
+}
+
+// createIn runs CreateElicitation in c's session in the background; its
+// reply arrives on the channel once the test has answered the request.
+func createIn(ctx context.Context, c *fakeClient, req reference.ElicitationRequest) <-chan reply {
+	done := make(chan reply, 1)
+	go func() {
+		resp, err := c.session().CreateElicitation(ctx, req)
+		done <- reply{resp, err}
+	}()
+	return done
+}
