@@ -30,9 +30,15 @@ function answer(request) {
   switch (user.action) {
     case "decline":
     case "cancel":
-      if (!("pick" in user)) return { action: user.action };
+      if (!("pick" in user) && !("content" in user)) return { action: user.action };
       break;
     case "accept": {
+      // Any form but a typed choice is accepted with the instruction's
+      // content, exactly as given (revision 2, docs/probe.md §2.5).
+      const typedChoice = Object.keys(request.requestedSchema?.properties ?? {}).length === 1 && choice !== undefined;
+      if (!typedChoice && !("pick" in user) && user.content !== null && typeof user.content === "object" && !Array.isArray(user.content)) {
+        return { action: "accept", content: user.content };
+      }
       const options = Array.isArray(choice?.oneOf) ? choice.oneOf : [];
       const picked =
         user.pick === "default"

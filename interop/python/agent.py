@@ -2,7 +2,8 @@
 """The agent probe adapter of docs/probe.md §1, with the standard library only.
 
 An ACP agent on stdio (JSON-RPC 2.0, one JSON message per line) whose every
-prompt is a probe request. It runs the request with askchoice.ask_choice and
+prompt is a probe request. It runs the request with askchoice.ask_choice, or
+askchoice.create_elicitation for op create_elicitation (§1.9), and
 reports the outcome as one agent_message_chunk, then ends the turn with
 "end_turn". A prompt that is not a probe request gets JSON-RPC error -32602.
 When the client cancels the turn (session/cancel, or $/cancel_request for the
@@ -261,7 +262,7 @@ class Connection:
 
 
 class Session:
-    """What ask_choice needs of an ACP session."""
+    """What ask_choice and create_elicitation need of an ACP session."""
 
     def __init__(self, connection, session_id):
         self.connection = connection
@@ -326,6 +327,16 @@ class ProbeRequest:
         self.question, self.choices, self.fallback, self.delay_ms = question, choices, fallback, delay_ms
 
 
+class ElicitationProbe:
+    """A probe request of op create_elicitation (§1.9); its values as parsed, numbers exact."""
+
+    __slots__ = ("mode", "message", "requested_schema", "url", "elicitation_id")
+
+    def __init__(self, mode, message, requested_schema=None, url=None, elicitation_id=None):
+        self.mode, self.message, self.requested_schema = mode, message, requested_schema
+        self.url, self.elicitation_id = url, elicitation_id
+
+
 FALLBACK_KINDS = ("accepted", "declined", "cancelled", "error", "plain")
 
 
@@ -347,8 +358,11 @@ def parse_request(text):
     if not isinstance(version, Number) or version.integer() != 1:
         fail("acpconform is %s, want 1" % dumps(version) if "acpconform" in r else "no acpconform member")
     op = r.get("op")
+    if op == "create_elicitation" and isinstance(op, str):
+        return parse_create_elicitation(r, fail)
     if op != "ask_choice" or not isinstance(op, str):
-        raise ValueError("unknown probe op %s (want \"ask_choice\")" % dumps(op) if "op" in r else "no op member")
+        raise ValueError("unknown probe op %s (want \"ask_choice\" or \"create_elicitation\")" % dumps(op)
+                         if "op" in r else "no op member")
     question = r.get("question")
     if not isinstance(question, str):
         fail("question is not a string")
@@ -392,6 +406,21 @@ def parse_request(text):
     return ProbeRequest(question, choices, fallback, delay)
 
 
+def parse_create_elicitation(r, fail):
+    mode, message = r.get("mode"), r.get("message")
+    if mode not in ("form", "url") or not isinstance(mode, str):
+        fail("mode is %s, want \"form\" or \"url\"" % dumps(mode) if "mode" in r else "no mode member")
+    if not isinstance(message, str):
+        fail("message is not a string")
+    if mode == "url":
+        if not isinstance(r.get("url"), str) or not isinstance(r.get("elicitationId"), str):
+            fail("a URL elicitation without a url and an elicitationId string")
+        return ElicitationProbe(mode, message, url=r["url"], elicitation_id=r["elicitationId"])
+    if not isinstance(r.get("requestedSchema"), dict):
+        fail("a form without a requestedSchema object")
+    return ElicitationProbe(mode, message, requested_schema=r["requestedSchema"])
+
+
 def make_fallback(f, delay_ms):
     """The fallback a probe request names: it waits delay_ms first, or until ctx ends."""
     def fallback(ctx):
@@ -411,19 +440,14 @@ def make_fallback(f, delay_ms):
 
 
 def run_probe(session, req, ctx):
-    """Runs the probe's ask_choice and describes its outcome (§1.5)."""
-    choices = [askchoice.Choice(box(v), label, description, default) for v, label, description, default in req.choices]
+    """Runs the probe request and describes its outcome (§1.5)."""
     warnings = []
-    fallback = make_fallback(req.fallback, req.delay_ms) if req.fallback is not None else None
     out = {"acpconform": 1}
     try:
-        res = askchoice.ask_choice(session, req.question, choices, fallback=fallback,
-                                   equal=lambda offered, candidate: same_value(unbox(offered), unbox(candidate)),
-                                   warn=lambda _message, code: warnings.append(code), ctx=ctx)
-        out["outcome"] = res.status
-        if res.status == "accepted":
-            out["index"] = next((i for i, c in enumerate(choices) if c.value is res.value), -1)
-            out["value"] = unbox(res.value)
+        if isinstance(req, ElicitationProbe):
+            out.update(run_create_elicitation(session, req, ctx))
+        else:
+            out.update(run_ask_choice(session, req, ctx, warnings))
     except askchoice.CancelledError:
         raise_if_not_cancelled(ctx)
         out.update(outcome="error", error="internal", message="cancelled")
@@ -432,6 +456,25 @@ def run_probe(session, req, ctx):
     if warnings:
         out["warnings"] = warnings
     return out
+
+
+def run_ask_choice(session, req, ctx, warnings):
+    choices = [askchoice.Choice(box(v), label, description, default) for v, label, description, default in req.choices]
+    fallback = make_fallback(req.fallback, req.delay_ms) if req.fallback is not None else None
+    res = askchoice.ask_choice(session, req.question, choices, fallback=fallback,
+                               equal=lambda offered, candidate: same_value(unbox(offered), unbox(candidate)),
+                               warn=lambda _message, code: warnings.append(code), ctx=ctx)
+    if res.status != "accepted":
+        return {"outcome": res.status}
+    index = next((i for i, c in enumerate(choices) if c.value is res.value), -1)
+    return {"outcome": "accepted", "index": index, "value": unbox(res.value)}
+
+
+def run_create_elicitation(session, req, ctx):
+    # The action, and an accepted form's content as the client sent it (§1.9).
+    res = askchoice.create_elicitation(session, req.mode, req.message, requested_schema=req.requested_schema,
+                                       url=req.url, elicitation_id=req.elicitation_id, ctx=ctx)
+    return {"outcome": res.status} if res.content is None else {"outcome": res.status, "content": res.content}
 
 
 def raise_if_not_cancelled(ctx):

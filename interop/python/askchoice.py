@@ -20,6 +20,15 @@ In order, it
  4. maps the answer back strictly (TOK, RES): InvalidElicitationResponseError
     for anything but a known action and, for accept, a token of this request.
 
+Beside it, create_elicitation is the low-level API for every other form and
+for URL elicitation (CONTRACT ELI-1..3): it sends one elicitation/create as
+given, if the client advertised its mode, and checks an accepted form's
+content against the requested schema (content_problems).
+
+    result = create_elicitation(session, "form", message, requested_schema=schema, ctx=ctx)
+    result = create_elicitation(session, "url", message, url=url, elicitation_id=id_, ctx=ctx)
+    result.status: "accepted" (result.content: a form's content as received, or None), "declined" or "cancelled"
+
 A JSON-RPC error answer raises ElicitationRequestError with code, message and
 data intact, and no fallback runs (RTE-1/2). A connection that closes while
 the choice is pending raises ConnectionClosedError. When ctx ends (the turn is
@@ -33,9 +42,13 @@ request(method, params, ctx) -> result (see agent.py).
 import re
 import threading
 import warnings
+from decimal import Decimal
+
+from jsonexact import Number, dumps
 
 __all__ = [
     "Choice", "ChoiceResult", "accepted", "declined", "cancelled", "Context", "ask_choice", "compile_form",
+    "ElicitationResult", "create_elicitation", "content_problems", "supports_elicitation",
     "token", "is_blank", "InvalidArgumentError", "ElicitationUnsupportedError",
     "InvalidElicitationResponseError", "InvalidElicitationFallbackError", "ElicitationRequestError",
     "ConnectionClosedError", "CancelledError", "PLAIN_VALUE_WARNING",
@@ -94,14 +107,16 @@ class InvalidArgumentError(ValueError):
 
 
 class ElicitationUnsupportedError(Exception):
-    """The client did not advertise form elicitation and there is no fallback (CAP-3)."""
+    """The client did not advertise form elicitation and there is no fallback (CAP-3),
+    or the mode of a create_elicitation (ELI-1)."""
 
 
 class InvalidElicitationResponseError(Exception):
-    """The client's answer names no valid choice (TOK-2, RES-2). result is the answer as received."""
+    """The client's answer names no valid choice (TOK-2, RES-2), or an accepted
+    form's content does not satisfy its schema (ELI-3). result is the answer as received."""
 
     def __init__(self, reason, result):
-        super().__init__("invalid elicitation response: no valid choice: " + reason)
+        super().__init__("invalid elicitation response: " + reason)
         self.result = result
 
 
@@ -190,10 +205,14 @@ def _validate(question, choices):
         raise InvalidArgumentError("at most one choice may be the default")
 
 
-def supports_form(client_capabilities):
-    """CAP-1: form is advertised only by a JSON object at elicitation.form."""
+def supports_elicitation(client_capabilities, mode):
+    """CAP-1, ELI-1: a mode ("form", "url") is advertised only by a JSON object at elicitation.<mode>."""
     elicitation = client_capabilities.get("elicitation") if isinstance(client_capabilities, dict) else None
-    return isinstance(elicitation, dict) and isinstance(elicitation.get("form"), dict)
+    return mode in ("form", "url") and isinstance(elicitation, dict) and isinstance(elicitation.get(mode), dict)
+
+
+def supports_form(client_capabilities):
+    return supports_elicitation(client_capabilities, "form")
 
 
 def compile_form(question, choices):
@@ -257,7 +276,7 @@ _TOKEN = re.compile(r"choice_(0|[1-9][0-9]*)")  # ASCII digits only: [0-9], not 
 def _read_choice(result, n):
     # TOK-1..3, RES-1..4; result is the answer as received.
     def invalid(reason):
-        return InvalidElicitationResponseError(reason, result)
+        return InvalidElicitationResponseError("no valid choice: " + reason, result)
 
     if not isinstance(result, dict):
         raise invalid("the result is not a JSON object")
@@ -318,3 +337,225 @@ def _run_fallback(choices, fallback, equal, warn, ctx):
         except Exception:
             continue  # a comparison that fails skips the choice (FB-6)
     raise InvalidElicitationFallbackError("invalid elicitation fallback: the fallback's value was not offered")
+
+
+# --- create_elicitation: the low-level API (CONTRACT ELI-1..3)
+
+
+class ElicitationResult:
+    """The answer to a create_elicitation: status, and an accepted form's content (or None)."""
+
+    __slots__ = ("status", "content")
+
+    def __init__(self, status, content=None):
+        self.status = status  # "accepted" | "declined" | "cancelled"
+        self.content = content
+
+    def __repr__(self):
+        return "ElicitationResult(%r, %r)" % (self.status, self.content)
+
+
+def create_elicitation(session, mode, message, requested_schema=None, url=None, elicitation_id=None, ctx=None):
+    """Sends one elicitation/create, scoped to the session; returns an ElicitationResult.
+
+    mode "form" sends message and requested_schema, mode "url" message, url
+    and elicitation_id, all as given. It raises ElicitationUnsupportedError,
+    having sent nothing, when the client did not advertise mode, and
+    InvalidElicitationResponseError for an answer that is not an object of a
+    known action or an accepted form's content that does not satisfy
+    requested_schema (content_problems). The content of a decline, a cancel
+    or an accepted URL means nothing and is dropped. JSON-RPC errors, the
+    connection's end and ctx end it as they end ask_choice.
+    """
+    ctx = ctx if ctx is not None else Context()
+    ctx.check()
+    if not supports_elicitation(session.client_capabilities, mode):
+        raise ElicitationUnsupportedError(
+            "elicitation unsupported by the client: mode %s was not advertised" % _show_json(mode))
+    params = {"sessionId": session.session_id, "mode": mode, "message": message}
+    if mode == "form":
+        params["requestedSchema"] = requested_schema
+    else:
+        params.update(url=url, elicitationId=elicitation_id)
+    result = session.connection.request("elicitation/create", params, ctx)
+
+    def invalid(reason):
+        return InvalidElicitationResponseError(reason, result)
+
+    if not isinstance(result, dict):
+        raise invalid("the result is not a JSON object")
+    action = result.get("action")
+    if action == "accept" and isinstance(action, str):
+        if mode == "url":
+            return ElicitationResult("accepted")
+        content = result.get("content")
+        problems = content_problems(requested_schema, content)
+        if problems:
+            raise invalid("the accepted content does not satisfy the requested schema: " + "; ".join(problems))
+        return ElicitationResult("accepted", content)
+    if action in ("decline", "cancel") and isinstance(action, str):
+        return ElicitationResult("declined" if action == "decline" else "cancelled")
+    raise invalid("the action is missing" if "action" not in result else "unknown action %s" % _show_json(action))
+
+
+def content_problems(schema, content):
+    """Says how an accepted form's content fails its requested schema, as ACP schema 1.21.0 reads a form.
+
+    Content is an object (or None, absent, when nothing is required) of
+    declared properties only, each required one present, each value of its
+    property's type and within its bounds, formats and offered values.
+    Returns [] when it satisfies the schema, else one problem per property.
+    """
+    schema = schema if isinstance(schema, dict) else {}
+    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    content = {} if content is None else content  # absent and null are the same
+    if not isinstance(content, dict):
+        return ["the content is not a JSON object: " + _show_json(content)]
+    problems = []
+    for name in sorted(content):
+        problem = _property_problem(properties[name], content[name]) if name in properties else \
+            "is not a property of the form"
+        if problem:
+            problems.append("%s %s" % (_show_json(name), problem))
+    problems += ["the required property %s is missing" % _show_json(name) for name in required
+                 if isinstance(name, str) and name not in content]
+    return problems
+
+
+def _property_problem(p, value):
+    # How value fails the property p; "" when it does not.
+    if not isinstance(p, dict):
+        return ""  # a property we cannot read constrains nothing
+    kind = p.get("type")
+    shown = "is " + _show_json(value)
+    if kind == "string":
+        return _string_problem(p, value) if isinstance(value, str) else shown + ", want a string"
+    if kind in ("number", "integer"):
+        d = _decimal(value)
+        if d is None or (kind == "integer" and d != d.to_integral_value()):  # 36.0 is an integer
+            return shown + (", want an integer" if kind == "integer" else ", want a number")
+        low, high = _decimal(p.get("minimum")), _decimal(p.get("maximum"))
+        if low is not None and d < low:
+            return "%s, below the minimum %s" % (shown, _show_json(p["minimum"]))
+        if high is not None and d > high:
+            return "%s, above the maximum %s" % (shown, _show_json(p["maximum"]))
+        return ""
+    if kind == "boolean":
+        return "" if isinstance(value, bool) else shown + ", want a boolean"
+    if kind == "array":
+        if not _is_string_array(value):
+            return shown + ", want an array of strings"
+        low, high = _decimal(p.get("minItems")), _decimal(p.get("maxItems"))
+        if low is not None and len(value) < low:
+            return "has %d items, fewer than minItems %s" % (len(value), _show_json(p["minItems"]))
+        if high is not None and len(value) > high:
+            return "has %d items, more than maxItems %s" % (len(value), _show_json(p["maxItems"]))
+        allowed = _offered(p.get("items"))
+        other = [item for item in value if allowed is not None and item not in allowed]
+        if other:
+            return "has the item %s, none of the offered %s" % (_show_json(other[0]), _show_json(allowed))
+        return ""
+    # A custom or future type: any content value.
+    if isinstance(value, (str, bool)) or _decimal(value) is not None or _is_string_array(value):
+        return ""
+    return shown + ", which is no elicitation content value (string, number, boolean or array of strings)"
+
+
+def _string_problem(p, s):
+    # How s fails a string property's offered values, bounds, pattern and format.
+    allowed = _offered(p)
+    if allowed is not None and s not in allowed:
+        return "is %s, none of the offered %s" % (_show_json(s), _show_json(allowed))
+    low, high = _decimal(p.get("minLength")), _decimal(p.get("maxLength"))
+    if low is not None and len(s) < low:  # len counts code points, as JSON Schema does
+        return "is %d characters long, shorter than minLength %s" % (len(s), _show_json(p["minLength"]))
+    if high is not None and len(s) > high:
+        return "is %d characters long, longer than maxLength %s" % (len(s), _show_json(p["maxLength"]))
+    pattern = p.get("pattern")
+    if isinstance(pattern, str) and _matches(pattern, s) is False:
+        return "is %s, which does not match the pattern %s" % (_show_json(s), _show_json(pattern))
+    check = _FORMATS.get(p.get("format")) if isinstance(p.get("format"), str) else None
+    if check is not None and not check(s):
+        return "is %s, not of the format %s" % (_show_json(s), _show_json(p["format"]))
+    return ""
+
+
+def _offered(p):
+    # The values a single-select (enum, or oneOf consts) or the items of a
+    # multi-select (enum, or anyOf consts) allow; None when it lists none.
+    if not isinstance(p, dict):
+        return None
+    if isinstance(p.get("enum"), list):
+        return p["enum"]
+    options = next((p[k] for k in ("oneOf", "anyOf") if isinstance(p.get(k), list)), None)
+    return None if options is None else [o.get("const") if isinstance(o, dict) else None for o in options]
+
+
+def _matches(pattern, s):
+    # An ECMA-262 pattern, unanchored as JSON Schema reads it, run with
+    # Python's re (the same for the patterns forms use); one that does not
+    # compile is not held against the value: None.
+    try:
+        return re.search(pattern, s) is not None
+    except re.error:
+        return None
+
+
+_ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_EMAIL = re.compile(r"{0}(?:\.{0})*@{0}(?:\.{0})*".format(_ATOM))  # an RFC 5322 addr-spec of dot-atoms
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\x00-\x20\x7f]*")  # a scheme, and no space or control character
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_DATE_TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"
+                        r"(?:Z|[+-]([0-9]{2}):([0-9]{2}))")  # RFC 3339
+_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _is_date(y, m, d):
+    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+    return 1 <= m <= 12 and 1 <= d <= _DAYS[m - 1] + (1 if m == 2 and leap else 0)
+
+
+def _is_date_string(s):
+    m = _DATE.fullmatch(s)
+    return m is not None and _is_date(*(int(g) for g in m.groups()))
+
+
+def _is_date_time(s):
+    m = _DATE_TIME.fullmatch(s)
+    if m is None:
+        return False
+    y, mo, d, h, mi, sec, oh, om = (int(g or 0) for g in m.groups())
+    return _is_date(y, mo, d) and h < 24 and mi < 60 and sec < 60 and oh < 24 and om < 60
+
+
+# The string formats of schema 1.21.0, read as the Go reference reads them; a
+# format not named here holds any string.
+_FORMATS = {
+    "email": lambda s: _EMAIL.fullmatch(s) is not None,
+    "uri": lambda s: _URI.fullmatch(s) is not None,
+    "date": _is_date_string,
+    "date-time": _is_date_time,
+}
+
+
+def _decimal(v):
+    # A JSON number's exact value (a jsonexact.Number, an int or a finite
+    # float), or None for anything else, booleans included.
+    if isinstance(v, Number):
+        return Decimal(v.text)
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and abs(v) != float("inf"):
+        return Decimal(v)
+    return None
+
+
+def _is_string_array(v):
+    return isinstance(v, list) and all(isinstance(item, str) for item in v)
+
+
+def _show_json(v):
+    try:
+        r = dumps(v)
+    except TypeError:  # not JSON data, or a float
+        r = repr(v)
+    return r if len(r) <= 80 else r[:77] + "..."

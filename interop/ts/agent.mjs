@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The agent probe adapter (docs/probe.md §1) on @agentclientprotocol/sdk: an
 // ACP agent on stdio whose every prompt is a probe request. It runs the
-// request with askChoice.mjs and reports the outcome as one
+// request with askChoice.mjs (askChoice, or createElicitation for op
+// create_elicitation, §1.9) and reports the outcome as one
 // agent_message_chunk, then ends the turn with "end_turn". A prompt that is
 // not a probe request gets JSON-RPC error -32602. When the client cancels the
 // turn (session/cancel) while the choice is pending, the turn ends with
@@ -18,6 +19,7 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import {
   askChoice,
+  createElicitation,
   accept,
   decline,
   cancel,
@@ -105,8 +107,9 @@ function serve(stream) {
   return connection;
 }
 
-// run asks the probe's question and describes the outcome.
+// run runs the probe request and describes the outcome.
 async function run(session, req, signal) {
+  if (req.op === "create_elicitation") return elicit(session, req, signal);
   const choices = req.choices.map((c) => ({ ...c, value: box(c.value) }));
   const warnings = [];
   const options = {
@@ -127,6 +130,19 @@ async function run(session, req, signal) {
     out = errorOutcome(err);
   }
   return { ...out, warnings };
+}
+
+// elicit runs the low-level create_elicitation a probe request asks for (§1.9):
+// the action, and an accepted form's content as the client sent it.
+async function elicit(session, req, signal) {
+  const { mode, message, requestedSchema, url, elicitationId } = req;
+  const request = mode === "form" ? { mode, message, requestedSchema } : { mode, message, url, elicitationId };
+  try {
+    const res = await createElicitation(session, request, { signal });
+    return { outcome: res.status, content: res.content };
+  } catch (err) {
+    return errorOutcome(err);
+  }
 }
 
 // fallback builds the fallback a probe request asks for; it waits delayMs

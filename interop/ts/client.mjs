@@ -2,15 +2,17 @@
 // The client probe adapter (docs/probe.md §2) on @agentclientprotocol/sdk: an
 // ACP client in test mode. It spawns nothing: it speaks ACP on its own stdio
 // (stdin is the agent's output, stdout the agent's input), or over a
-// WebSocket with --websocket URL. It initializes advertising form
+// WebSocket with --websocket URL. It initializes advertising form and URL
 // elicitation, opens a session, sends one prompt, answers each
 // elicitation/create as the scripted-user instruction in
 // params._meta["acpconform/user"] says, and exits 0 when the turn ends.
 //
-//   node client.mjs [--no-elicitation-handler] [--websocket URL] [PROMPT_TEXT]
+//   node client.mjs [--no-url] [--no-elicitation-handler] [--broken NAME] [--websocket URL] [PROMPT_TEXT]
 //
-// PROMPT_TEXT defaults to "hello". --no-elicitation-handler still advertises
-// the capability but registers no handler, so the SDK answers -32601.
+// PROMPT_TEXT defaults to "hello". --no-url advertises form elicitation only
+// and refuses URL requests with -32602. --no-elicitation-handler still
+// advertises the capability but registers no handler, so the SDK answers
+// -32601. --broken NAME breaks one behaviour on purpose (BROKEN, below).
 // The outcome text an agent reports, if any, is copied to stderr.
 
 import { Readable, Writable } from "node:stream";
@@ -18,49 +20,134 @@ import * as acp from "@agentclientprotocol/sdk";
 
 const USER_META_KEY = "acpconform/user";
 
+// BROKEN are the broken variants: each breaks one behaviour as a badly
+// written client would, and acpconform must fail it on the rule named.
+const BROKEN = new Set([
+  "missing-required", // ELI-4: drops the first required property from a form's content
+  "integer-as-string", // ELI-4: writes each integer of a form's content as a string
+  "out-of-bounds", // ELI-4: answers maximum+1 for each property with a maximum
+  "outside-enum", // ELI-4: answers "not-offered" for each string property with an enum
+  "content-on-decline", // ELI-4: a decline carries content
+  "complete-unhandled", // ELI-5: exits 1 on elicitation/complete, as on a notification it does not know
+  "ignores-cancel", // ELI-7: a wait is never answered, even once the agent cancels it
+]);
+
 function parseArgs(argv) {
-  const opts = { handler: true, url: undefined, text: undefined };
+  const opts = { handler: true, urlMode: true, broken: undefined, websocket: undefined, text: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--no-elicitation-handler") opts.handler = false;
-    else if (a === "--websocket" && i + 1 < argv.length) opts.url = argv[++i];
-    else if (a.startsWith("--websocket=")) opts.url = a.slice("--websocket=".length);
+    else if (a === "--no-url") opts.urlMode = false;
+    else if (a === "--broken" && i + 1 < argv.length) opts.broken = argv[++i];
+    else if (a.startsWith("--broken=")) opts.broken = a.slice("--broken=".length);
+    else if (a === "--websocket" && i + 1 < argv.length) opts.websocket = argv[++i];
+    else if (a.startsWith("--websocket=")) opts.websocket = a.slice("--websocket=".length);
     else if (a.startsWith("--") || opts.text !== undefined) usage(`unexpected argument ${JSON.stringify(a)}`);
     else opts.text = a;
+  }
+  if (opts.broken !== undefined && !BROKEN.has(opts.broken)) {
+    usage(`unknown broken variant ${JSON.stringify(opts.broken)}: one of ${[...BROKEN].join(", ")}`);
   }
   opts.text ??= "hello";
   return opts;
 }
 
 function usage(why) {
-  process.stderr.write(`client: ${why}\nusage: node client.mjs [--no-elicitation-handler] [--websocket URL] [PROMPT_TEXT]\n`);
+  process.stderr.write(
+    `client: ${why}\nusage: node client.mjs [--no-url] [--no-elicitation-handler] [--broken NAME] [--websocket URL] [PROMPT_TEXT]\n`,
+  );
   process.exit(2);
 }
 
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+
 // answer follows the scripted user (PROBE §2). The SDK has already checked
 // params against the ACP schema (a malformed request got -32602 before this).
-// With no instruction the user cancels. An instruction that cannot be
-// followed is answered with -32602 and the reason, never with a guess.
-function answer(params) {
+// A mode that was not advertised is refused with -32602 (ELI-6); with no
+// instruction the user cancels. An instruction that cannot be followed is
+// answered with -32602 and the reason, never with a guess. signal aborts on
+// the agent's $/cancel_request for this request (or when the connection
+// closes).
+async function answer(params, signal) {
+  const advertised = params.mode === "form" || (params.mode === "url" && opts.urlMode);
+  if (!advertised) throw acp.RequestError.invalidParams({ error: `${params.mode} elicitation was not advertised` });
   const user = params._meta?.[USER_META_KEY];
   if (user == null) return { action: "cancel" };
-  const cannot = (why) => acp.RequestError.invalidParams({ error: `cannot follow ${USER_META_KEY}: ${why}` });
   switch (user.action) {
     case "decline":
+      return opts.broken === "content-on-decline" ? { action: "decline", content: { reason: "no" } } : { action: "decline" };
     case "cancel":
-      return { action: user.action }; // no content (CLI-2)
-    case "accept": {
-      const choice = params.requestedSchema?.properties?.choice;
-      let token;
-      if (user.pick === "default") token = choice?.default;
-      else if (Number.isInteger(user.pick) && user.pick >= 0) token = choice?.oneOf?.[user.pick]?.const;
-      else throw cannot(`pick ${JSON.stringify(user.pick)} is neither an index nor "default"`);
-      if (typeof token !== "string") throw cannot(`the form has no choice for pick ${JSON.stringify(user.pick)}`);
-      return { action: "accept", content: { choice: token } };
-    }
+      return { action: "cancel" }; // no content (CLI-2)
+    case "wait":
+      if (opts.broken === "ignores-cancel") return new Promise(() => {}); // settles never: no answer at all
+      await aborted(signal);
+      return { action: "cancel" }; // written nowhere if it was the connection that closed
+    case "accept":
+      return accept(params, user);
     default:
       throw cannot(`unknown action ${JSON.stringify(user.action)}`);
   }
+}
+
+function cannot(why) {
+  return acp.RequestError.invalidParams({ error: `cannot follow ${USER_META_KEY}: ${why}` });
+}
+
+// aborted settles once signal has aborted. The SDK aborts a request
+// handler's signal when the peer sends $/cancel_request for it, and answers
+// nothing itself: the handler still must.
+function aborted(signal) {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", resolve, { once: true });
+  });
+}
+
+// accept answers an accept: no content for a URL (the user consents; a
+// test-mode client opens nothing), the picked option's const for a typed
+// choice, and the instruction's content, as given, for any other form.
+function accept(params, user) {
+  if (params.mode === "url") {
+    if (user.pick !== undefined || user.content !== undefined) throw cannot("a URL elicitation's accept has no pick and no content");
+    return { action: "accept" };
+  }
+  const { properties } = params.requestedSchema; // the SDK's parse makes it {} when absent
+  const names = Object.keys(properties);
+  const typedChoice = names.length === 1 && names[0] === "choice" && Array.isArray(properties.choice.oneOf);
+  if (!typedChoice) {
+    if (user.pick !== undefined) throw cannot("a form that is no typed choice is accepted with content, not a pick");
+    if (!isObject(user.content)) throw cannot("the accept of a form that is no typed choice needs content, a JSON object");
+    return { action: "accept", content: spoil(params.requestedSchema, { ...user.content }) };
+  }
+  if (user.content !== undefined) throw cannot("a typed choice is accepted with a pick, not content");
+  const choice = properties.choice;
+  let token;
+  if (user.pick === "default") token = choice.default;
+  else if (Number.isInteger(user.pick) && user.pick >= 0) token = choice.oneOf[user.pick]?.const;
+  else throw cannot(`pick ${JSON.stringify(user.pick)} is neither an index nor "default"`);
+  if (typeof token !== "string") throw cannot(`the form has no choice for pick ${JSON.stringify(user.pick)}`);
+  return { action: "accept", content: { choice: token } };
+}
+
+// spoil breaks content, a copy of the instruction's, as the --broken
+// variant says; without one it returns it as it is.
+function spoil(schema, content) {
+  const properties = Object.entries(schema.properties);
+  switch (opts.broken) {
+    case "missing-required":
+      if (schema.required?.length) delete content[schema.required[0]];
+      break;
+    case "integer-as-string":
+      for (const [name, value] of Object.entries(content)) if (Number.isInteger(value)) content[name] = String(value);
+      break;
+    case "out-of-bounds":
+      for (const [name, p] of properties) if (typeof p.maximum === "number") content[name] = p.maximum + 1;
+      break;
+    case "outside-enum":
+      for (const [name, p] of properties) if (p.type === "string" && Array.isArray(p.enum)) content[name] = "not-offered";
+      break;
+  }
+  return content;
 }
 
 async function openStream(url) {
@@ -80,14 +167,23 @@ const app = acp.client({ name: "acpconform-ts-client" }).onNotification(acp.meth
     process.stderr.write(`client: agent says: ${update.content.text}\n`);
   }
 });
-if (opts.handler) app.onRequest(acp.methods.client.elicitation.create, ({ params }) => answer(params));
+if (opts.handler) app.onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => answer(params, signal));
+// The SDK drops a notification it has no handler for, but a client must
+// take this one knowingly: it opened no URL, so there is nothing to close,
+// whether the id is one it accepted, never saw, or saw completed (ELI-5).
+app.onNotification(acp.methods.client.elicitation.complete, () => {
+  if (opts.broken === "complete-unhandled") {
+    process.stderr.write("client: elicitation/complete: unknown notification\n");
+    process.exit(1);
+  }
+});
 
 try {
-  const stream = await openStream(opts.url);
+  const stream = await openStream(opts.websocket);
   const { stopReason } = await app.connectWith(stream, async (agent) => {
     await agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { elicitation: { form: {} } },
+      clientCapabilities: { elicitation: opts.urlMode ? { form: {}, url: {} } : { form: {} } },
       clientInfo: { name: "acpconform-ts-client", version: "1" },
     });
     const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: process.cwd(), mcpServers: [] });

@@ -113,7 +113,9 @@ function canonical(text) {
 /**
  * parseRequest reads a probe request, or throws an Error saying why text is
  * not one. Like Go's decoding, null stands for an absent member, and a member
- * of the wrong type is an error.
+ * of the wrong type is an error. An ask_choice request gives {op, question,
+ * choices, fallback, fallbackDelayMs}, a create_elicitation one (§1.9) {op,
+ * mode, message} and requestedSchema (form) or url and elicitationId (url).
  */
 export function parseRequest(text) {
   let r;
@@ -135,6 +137,11 @@ export function parseRequest(text) {
   if (!isObject(r)) fail("not a JSON object");
   const version = member(r, "acpconform", "int", "") ?? 0;
   const op = member(r, "op", "string", "") ?? "";
+  if (version !== 1) fail(`acpconform is ${version}, want 1`);
+  if (op === "create_elicitation") return parseCreateElicitation(r, member, fail);
+  if (op !== "ask_choice") {
+    throw new Error(`unknown probe op ${JSON.stringify(op)} (want "ask_choice" or "create_elicitation")`);
+  }
   const question = member(r, "question", "string", "") ?? "";
   const choices = (member(r, "choices", "array", "") ?? []).map((c, i) => {
     const where = `choices[${i}].`;
@@ -156,9 +163,49 @@ export function parseRequest(text) {
     };
   }
   const fallbackDelayMs = member(r, "fallbackDelayMs", "int", "") ?? 0;
-  if (version !== 1) fail(`acpconform is ${version}, want 1`);
-  if (op !== "ask_choice") throw new Error(`unknown probe op ${JSON.stringify(op)} (want "ask_choice")`);
-  return { question, choices, fallback: fallback ?? null, fallbackDelayMs };
+  return { op, question, choices, fallback: fallback ?? null, fallbackDelayMs };
+}
+
+function parseCreateElicitation(r, member, fail) {
+  const mode = member(r, "mode", "string", "");
+  const message = member(r, "message", "string", "");
+  if (mode !== "form" && mode !== "url") {
+    fail(mode === undefined ? "no mode" : `mode is ${JSON.stringify(mode)}, want "form" or "url"`);
+  }
+  if (message === undefined) fail("no message");
+  if (mode === "url") {
+    const url = member(r, "url", "string", "");
+    const elicitationId = member(r, "elicitationId", "string", "");
+    if (url === undefined || elicitationId === undefined) fail("a URL elicitation without url and elicitationId");
+    return { op: "create_elicitation", mode, message, url, elicitationId };
+  }
+  const schema = member(r, "requestedSchema", "object", "");
+  if (schema === undefined) fail("a form without a requestedSchema");
+  // The schema goes out through the SDK, which writes JSON.stringify of
+  // JavaScript values: each number becomes a JS number, which is refused
+  // rather than sent changed when it cannot carry the value as written.
+  return { op: "create_elicitation", mode, message, requestedSchema: toPlain(schema) };
+}
+
+/**
+ * toPlain turns a value of parseJSON into plain JavaScript data, each number
+ * a JS number. It throws for a number that a JS number does not carry, one
+ * that JSON.stringify would not write back as the same value
+ * (9007199254740993, 1e400).
+ */
+export function toPlain(v) {
+  if (v instanceof JsonNumber) {
+    const n = Number(v.text);
+    if (!Number.isFinite(n) || !sameNumber(String(n), v.text)) {
+      throw new Error(`the number ${v.text.slice(0, 40)} cannot be sent as written: a JS number would change it`);
+    }
+    return n;
+  }
+  if (Array.isArray(v)) return v.map(toPlain);
+  if (v !== null && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toPlain(x)]));
+  }
+  return v;
 }
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof JsonNumber);
@@ -171,12 +218,13 @@ const isInt = (v) =>
  * in the documented order, absent ones left out.
  */
 export function formatOutcome(o) {
-  const { acpconform = 1, outcome, index, value, error, code, message, data, warnings } = o;
+  const { acpconform = 1, outcome, index, value, content, error, code, message, data, warnings } = o;
   return stringify({
     acpconform,
     outcome,
     index,
     value,
+    content: content ?? undefined, // an accepted form's only
     error,
     code,
     message: outcome === "error" ? message ?? "" : undefined, // an error always says its message, "" included
