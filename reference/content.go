@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/mail"
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -42,7 +42,7 @@ func ContentProblems(requestedSchema, content json.RawMessage) []string {
 		}
 	}
 	var problems []string
-	for _, name := range sortedKeys(values) {
+	for _, name := range slices.Sorted(maps.Keys(values)) {
 		prop, declared := schema.Properties[name]
 		if !declared {
 			problems = append(problems, fmt.Sprintf("%q is not a property of the form", elide.Head(name, maxQuoted)))
@@ -58,15 +58,6 @@ func ContentProblems(requestedSchema, content json.RawMessage) []string {
 		}
 	}
 	return problems
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // property is what a form property of schema 1.21.0 says of its value.

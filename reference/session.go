@@ -81,6 +81,9 @@ func (s *Session) CreateElicitation(ctx context.Context, req ElicitationRequest)
 		if problems := ContentProblems(schema, resp.Content); len(problems) > 0 {
 			return resp, &ResponseError{Reason: "the accepted content does not satisfy the requested schema: " + strings.Join(problems, "; "), Result: resp.Raw}
 		}
+		if isNull(resp.Content) {
+			resp.Content = nil // absent and null are the same (schema 1.21.0)
+		}
 	case resp.Action == "accept", resp.Action == "decline", resp.Action == "cancel":
 		resp.Content = nil
 	}

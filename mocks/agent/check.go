@@ -71,7 +71,11 @@ func Check(asked Asked, answer peer.Message) []string {
 	if answer.Error != nil {
 		switch {
 		case answer.Error.Code == -32601 && advertised:
-			return []string{fmt.Sprintf("%s: the client advertised %s elicitation but answered -32601 (%s): its elicitation/create route is not registered", map[bool]string{true: "CLI-1", false: rule}[kind == "choice"], mode, answer.Error.Message)}
+			unregistered := rule // ELI-4 or ELI-5; for ask_choice's form, CLI-1
+			if kind == "choice" {
+				unregistered = "CLI-1"
+			}
+			return []string{fmt.Sprintf("%s: the client advertised %s elicitation but answered -32601 (%s): its elicitation/create route is not registered", unregistered, mode, answer.Error.Message)}
 		case kind == "choice" || kind == "" || !advertised:
 			return nil
 		case asked.Cancelled && answer.Error.Code == -32800:

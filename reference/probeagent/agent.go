@@ -151,13 +151,8 @@ func createElicitation(ctx context.Context, s *reference.Session, req probe.Requ
 	default: // the probe contract has no outcome for a custom action
 		return errorOutcome(&reference.ResponseError{Reason: fmt.Sprintf("unknown action %q", resp.Action), Result: resp.Raw})
 	}
-	if isNullJSON(out.Content) {
-		out.Content = nil // absent and null are the same
-	}
 	return out
 }
-
-func isNullJSON(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 // fallbackFailure is the error of an "error" fallback.
 type fallbackFailure struct{ message string }
