@@ -20,7 +20,8 @@
 //     for anything but a known action and, for accept, a token of this request.
 //
 // A JSON-RPC error answer becomes ElicitationRequestError with code, message
-// and data intact, and no fallback runs (RTE-1/2). A connection that closes
+// and data intact and the SDK's RequestError as its cause, and no fallback
+// runs (RTE-1/2). A connection that closes
 // while the choice is pending throws ConnectionClosedError. Aborting
 // options.signal sends $/cancel_request, stops waiting and rejects with the
 // signal's reason (RTE-7).
@@ -74,8 +75,8 @@ export class InvalidElicitationResponseError extends Error {
 export class InvalidElicitationFallbackError extends Error {}
 /** The client answered with a JSON-RPC error, kept intact: code, rpcMessage, data. */
 export class ElicitationRequestError extends Error {
-  constructor(method, code, rpcMessage, data) {
-    super(`${method}: JSON-RPC error ${code}: ${rpcMessage}`);
+  constructor(method, code, rpcMessage, data, options) {
+    super(`${method}: JSON-RPC error ${code}: ${rpcMessage}`, options);
     Object.assign(this, { method, code, rpcMessage, data });
   }
 }
@@ -145,7 +146,7 @@ async function send(session, params, signal) {
     // connection ends; a JSON-RPC error answer arrives as its RequestError.
     const closedReason = session.closed?.aborted ? session.closed.reason : undefined;
     if (err instanceof RequestError && err !== closedReason) {
-      throw new ElicitationRequestError(method, err.code, err.message, err.data);
+      throw new ElicitationRequestError(method, err.code, err.message, err.data, { cause: err });
     }
     throw new ConnectionClosedError(`${method}: connection closed before the client answered`, { cause: err });
   }
