@@ -46,7 +46,7 @@ var (
 // npmFolders are the folders of node packages the tests run, each with a
 // committed lockfile, and a file that is there once npm ci has run.
 var npmFolders = []struct{ dir, installed string }{
-	{"ts", "node_modules/@agentclientprotocol/sdk/package.json"},
+	{"ts", "node_modules/acpconform-kit/package.json"}, // the kit: installed by the npm ci that installs the SDK
 	{"acpx", "node_modules/acpx/package.json"},
 	{"conductor", "node_modules/@thinkwell/conductor/package.json"},
 	{"zed", "node_modules/@zed-industries/agent-client-protocol/package.json"},

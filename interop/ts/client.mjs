@@ -5,7 +5,8 @@
 // WebSocket with --websocket URL. It initializes advertising form and URL
 // elicitation, opens a session, sends one prompt, answers each
 // elicitation/create as the scripted-user instruction in
-// params._meta["acpconform/user"] says, and exits 0 when the turn ends.
+// params._meta["acpconform/user"] says (acpconform-kit's answerAsInstructed),
+// and exits 0 when the turn ends.
 //
 //   node client.mjs [--no-url] [--no-elicitation-handler] [--broken NAME] [--websocket URL] [PROMPT_TEXT]
 //
@@ -17,8 +18,7 @@
 
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-
-const USER_META_KEY = "acpconform/user";
+import { answerAsInstructed, instructionOf } from "acpconform-kit";
 
 // BROKEN are the broken variants: each breaks one behaviour as a badly
 // written client would, and acpconform must fail it on the rule named.
@@ -59,78 +59,26 @@ function usage(why) {
   process.exit(2);
 }
 
-const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-
-// answer follows the scripted user (PROBE §2). The SDK has already checked
-// params against the ACP schema (a malformed request got -32602 before this).
-// A mode that was not advertised is refused with -32602 (ELI-6); with no
-// instruction the user cancels. An instruction that cannot be followed is
-// answered with -32602 and the reason, never with a guess. signal aborts on
-// the agent's $/cancel_request for this request (or when the connection
-// closes).
+// answer answers as acpconform-kit's test mode does (PROBE §2): as the
+// scripted user says, -32602 for a mode that was not advertised (ELI-6) or an
+// instruction that cannot be followed, and cancel when there is no
+// instruction. The SDK has already checked params against the ACP schema (a
+// malformed request got -32602 before this). signal aborts on the agent's
+// $/cancel_request for this request, which ends a wait. A --broken variant
+// then spoils the answer.
 async function answer(params, signal) {
-  const advertised = params.mode === "form" || (params.mode === "url" && opts.urlMode);
-  if (!advertised) throw acp.RequestError.invalidParams({ error: `${params.mode} elicitation was not advertised` });
-  const user = params._meta?.[USER_META_KEY];
-  if (user == null) return { action: "cancel" };
-  switch (user.action) {
-    case "decline":
-      return opts.broken === "content-on-decline" ? { action: "decline", content: { reason: "no" } } : { action: "decline" };
-    case "cancel":
-      return { action: "cancel" }; // no content (CLI-2)
-    case "wait":
-      if (opts.broken === "ignores-cancel") return new Promise(() => {}); // settles never: no answer at all
-      await aborted(signal);
-      return { action: "cancel" }; // written nowhere if it was the connection that closed
-    case "accept":
-      return accept(params, user);
-    default:
-      throw cannot(`unknown action ${JSON.stringify(user.action)}`);
+  if (opts.broken === "ignores-cancel" && instructionOf(params)?.action === "wait") {
+    return new Promise(() => {}); // settles never: no answer at all
   }
-}
-
-function cannot(why) {
-  return acp.RequestError.invalidParams({ error: `cannot follow ${USER_META_KEY}: ${why}` });
-}
-
-// aborted settles once signal has aborted. The SDK aborts a request
-// handler's signal when the peer sends $/cancel_request for it, and answers
-// nothing itself: the handler still must.
-function aborted(signal) {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener("abort", resolve, { once: true });
-  });
-}
-
-// accept answers an accept: no content for a URL (the user consents; a
-// test-mode client opens nothing), the picked option's const for a typed
-// choice, and the instruction's content, as given, for any other form.
-function accept(params, user) {
-  if (params.mode === "url") {
-    if (user.pick !== undefined || user.content !== undefined) throw cannot("a URL elicitation's accept has no pick and no content");
-    return { action: "accept" };
-  }
-  const { properties } = params.requestedSchema; // the SDK's parse makes it {} when absent
-  const names = Object.keys(properties);
-  const typedChoice = names.length === 1 && names[0] === "choice" && Array.isArray(properties.choice.oneOf);
-  if (!typedChoice) {
-    if (user.pick !== undefined) throw cannot("a form that is no typed choice is accepted with content, not a pick");
-    if (!isObject(user.content)) throw cannot("the accept of a form that is no typed choice needs content, a JSON object");
-    return { action: "accept", content: spoil(params.requestedSchema, { ...user.content }) };
-  }
-  if (user.content !== undefined) throw cannot("a typed choice is accepted with a pick, not content");
-  const choice = properties.choice;
-  let token;
-  if (user.pick === "default") token = choice.default;
-  else if (Number.isInteger(user.pick) && user.pick >= 0) token = choice.oneOf[user.pick]?.const;
-  else throw cannot(`pick ${JSON.stringify(user.pick)} is neither an index nor "default"`);
-  if (typeof token !== "string") throw cannot(`the form has no choice for pick ${JSON.stringify(user.pick)}`);
-  return { action: "accept", content: { choice: token } };
+  const res = (await answerAsInstructed(params, { signal, elicitation })) ?? { action: "cancel" };
+  if (opts.broken === "content-on-decline" && res.action === "decline") res.content = { reason: "no" };
+  // The instruction's content is the accept of a form that is no typed choice.
+  if (res.action === "accept" && instructionOf(params)?.content !== undefined) spoil(params.requestedSchema, res.content);
+  return res;
 }
 
 // spoil breaks content, a copy of the instruction's, as the --broken
-// variant says; without one it returns it as it is.
+// variant says; without one it leaves it as it is.
 function spoil(schema, content) {
   const properties = Object.entries(schema.properties);
   switch (opts.broken) {
@@ -147,7 +95,6 @@ function spoil(schema, content) {
       for (const [name, p] of properties) if (p.type === "string" && Array.isArray(p.enum)) content[name] = "not-offered";
       break;
   }
-  return content;
 }
 
 async function openStream(url) {
@@ -161,6 +108,7 @@ async function openStream(url) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
+const elicitation = opts.urlMode ? { form: {}, url: {} } : { form: {} }; // the capability advertised
 const app = acp.client({ name: "acpconform-ts-client" }).onNotification(acp.methods.client.session.update, ({ params }) => {
   const { update } = params;
   if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
@@ -183,7 +131,7 @@ try {
   const { stopReason } = await app.connectWith(stream, async (agent) => {
     await agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { elicitation: opts.urlMode ? { form: {}, url: {} } : { form: {} } },
+      clientCapabilities: { elicitation },
       clientInfo: { name: "acpconform-ts-client", version: "1" },
     });
     const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: process.cwd(), mcpServers: [] });

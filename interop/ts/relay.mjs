@@ -10,7 +10,7 @@
 //
 //   node relay.mjs AGENT_COMMAND_LINE
 //
-// Numbers stay exact: lines are parsed with probe.mjs's parseJSON, and a
+// Numbers stay exact: lines are parsed with acpconform-kit's parseJSON, and a
 // number becomes a JS number only when that loses nothing; the others stay
 // JsonNumber and are written back as their text.
 // Known limit: such a number in a field the schema types as a number (not
@@ -19,7 +19,7 @@
 import { spawn } from "node:child_process";
 import { Readable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-import { JsonNumber, parseJSON, stringify } from "./probe.mjs";
+import { JsonNumber, parseJSON, stringify } from "acpconform-kit/json";
 
 if (process.argv.length !== 3) {
   process.stderr.write("usage: node relay.mjs AGENT_COMMAND_LINE\n");
