@@ -1,0 +1,23 @@
+// Exact JSON: what JSON.parse would round must survive a round trip and compare exactly.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseJSON, stringify, sameValue, toPlain } from "acpconform-kit/json";
+
+test("numbers are written back as they were written", () => {
+  const text = '{"big":9007199254740993,"list":[1.0,1e400,-0],"__proto__":"a key"}';
+  assert.equal(stringify(parseJSON(text)), text);
+});
+
+test("sameValue is equality as JSON, exactly", () => {
+  const same = (a, b) => sameValue(parseJSON(a), parseJSON(b));
+  assert.ok(same("1", "1.0") && same("1e0", "10e-1") && same("0", "-0"));
+  assert.ok(same('{"a":1,"b":[2]}', '{"b":[2.0],"a":1}'));
+  assert.ok(!same("9007199254740993", "9007199254740992"));
+  assert.ok(!same("true", "1") && !same('"1"', "1") && !same("null", "false") && !same("[1,2]", "[2,1]"));
+});
+
+test("toPlain refuses a number a JS number would change", () => {
+  assert.deepEqual(toPlain(parseJSON('{"max":150,"x":1.0e2}')), { max: 150, x: 100 });
+  assert.throws(() => toPlain(parseJSON("9007199254740993")), /cannot be sent as written/);
+  assert.throws(() => toPlain(parseJSON("1e400")), /cannot be sent as written/);
+});
