@@ -194,7 +194,10 @@ async function run(agent, session, req, signal, closed) {
   const warnings = [];
   // warn takes a code ("plain-value-fallback"), or a message and a code as
   // process.emitWarning does.
-  const warn = (messageOrCode, code) => warnings.push(String(code?.code ?? code ?? messageOrCode));
+  const warn = (messageOrCode, code) => {
+    const named = typeof code === "object" && code !== null ? code.code : code;
+    warnings.push(String(named ?? messageOrCode));
+  };
   let out;
   try {
     out = req.op === "create_elicitation" ? await elicit(agent, session, req, signal, warn) : await choose(agent, session, req, signal, warn);
