@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,13 +19,14 @@ import (
 
 	junit "github.com/joshdk/go-junit"
 
+	"github.com/acpconform/acpconform/internal/killmatrix"
 	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/internal/waitbound"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/suite"
 )
 
-var update = flag.Bool("update", false, "rewrite the kill matrix in docs/mutants.md")
+var update = flag.Bool("update", false, "rewrite the kill matrix: docs/mutants.md, and internal/killmatrix/matrix.json for acpconform explain")
 
 // kill is what one mutant's run showed.
 type kill struct {
@@ -203,7 +205,7 @@ func TestMutantsAreKilled(t *testing.T) {
 				}
 				t.Logf("killed by %d: %s", len(names), strings.Join(names, "; "))
 				mu.Lock()
-				kills = append(kills, kill{Mutant{Name: m.Name, Rule: m.Rule, File: "mocks/relay (the " + m.Relay + ", tampered)"}, names})
+				kills = append(kills, kill{relayRow(m), names})
 				mu.Unlock()
 			})
 		}
@@ -251,7 +253,19 @@ func TestMutantsAreKilled(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(root, "docs", "mutants.md"), []byte(matrix(kills)), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		var rows []killmatrix.Mutant
+		for _, k := range kills {
+			rows = append(rows, killmatrix.Mutant{Name: k.mutant.Name, Breaks: k.mutant.Rule, KilledBy: k.specs})
+		}
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(killmatrix.File)), killmatrix.Encode(rows), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
+}
+
+// relayRow is a mutant of our relays as a row of the kill matrix.
+func relayRow(m RelayMutant) Mutant {
+	return Mutant{Name: m.Name, Rule: m.Rule, File: "mocks/relay (the " + m.Relay + ", tampered)"}
 }
 
 // killsEvery holds the mutants that must fail every check a label
@@ -566,7 +580,9 @@ func matrix(kills []kill) string {
 	b.WriteString("named for them (`mutants.Relays`). One build of acpconform holds every mutant\n")
 	b.WriteString("of the reference, each chosen by `ACPCONFORM_MUTANT` when the process starts\n")
 	b.WriteString("(`mutants.BuildTogether`); a mutant whose edit is not within one function is built\n")
-	b.WriteString("alone.\n\n")
+	b.WriteString("alone. The table shows four checks a row; internal/killmatrix/matrix.json,\n")
+	b.WriteString("written with it, has them all, and `acpconform explain` says from it which\n")
+	b.WriteString("mutants each check kills.\n\n")
 	b.WriteString("No check that expects an error can pass a success. Every check labelled\n")
 	b.WriteString("`expects:error` (a check that asserts an expected error without the label fails)\n")
 	b.WriteString("must fail `errors-answered-as-success`, which turns every error of ask_choice into\n")
@@ -604,7 +620,9 @@ func tail(out []byte) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestMatrixIsCurrent keeps docs/mutants.md naming every mutant.
+// TestMatrixIsCurrent keeps docs/mutants.md and the matrix acpconform
+// explain reads (internal/killmatrix) naming every mutant, and saying the
+// same: both are written by one run of go test ./mutants -update.
 func TestMatrixIsCurrent(t *testing.T) {
 	doc, err := os.ReadFile("../docs/mutants.md")
 	if err != nil {
@@ -619,6 +637,32 @@ func TestMatrixIsCurrent(t *testing.T) {
 		if !strings.Contains(string(doc), "| "+m.Name+" | "+m.Rule+" |") {
 			t.Errorf("docs/mutants.md lacks relay mutant %s: run go test ./mutants -update", m.Name)
 		}
+	}
+
+	rows := map[string]Mutant{}
+	for _, m := range All {
+		rows[m.Name] = m
+	}
+	for _, m := range Relays {
+		rows[m.Name] = relayRow(m)
+	}
+	var kills []kill
+	for _, r := range killmatrix.Matrix() {
+		m, ok := rows[r.Name]
+		switch {
+		case !ok:
+			t.Errorf("%s has mutant %s, which is no more: run go test ./mutants -update", killmatrix.File, r.Name)
+		case m.Rule != r.Breaks:
+			t.Errorf("%s says mutant %s breaks %s; it breaks %s: run go test ./mutants -update", killmatrix.File, r.Name, r.Breaks, m.Rule)
+		}
+		delete(rows, r.Name)
+		kills = append(kills, kill{m, r.KilledBy})
+	}
+	for _, name := range slices.Sorted(maps.Keys(rows)) {
+		t.Errorf("%s lacks mutant %s: run go test ./mutants -update", killmatrix.File, name)
+	}
+	if !t.Failed() && matrix(kills) != string(doc) {
+		t.Errorf("docs/mutants.md is not the matrix of %s: run go test ./mutants -update, which writes both", killmatrix.File)
 	}
 }
 

@@ -15,7 +15,7 @@ const readSlack = 1 << 10
 // elide.EscapeLine) of at most MaxFailure bytes. The writers escape the
 // rest as they show it.
 func bounded(r Run) Run {
-	for _, f := range []*string{&r.Subject, &r.Command, &r.Version, &r.Contract, &r.Schema, &r.Reason, &r.Selection.Catalogue, &r.Selection.Filter} {
+	for _, f := range []*string{&r.Subject, &r.Command, &r.Version, &r.Commit, &r.Contract, &r.Schema, &r.Reason, &r.Selection.Catalogue, &r.Selection.Filter} {
 		*f = oneLine(*f)
 	}
 	r.Problems = boundedLines(r.Problems)

@@ -39,9 +39,13 @@ func WriteJUnit(w io.Writer, r Run) error {
 			{Name: "verdict", Value: line(string(r.Verdict))},
 			{Name: "reason", Value: line(r.Reason)},
 			{Name: "acpconform.version", Value: line(r.Version)},
+			{Name: "acpconform.commit", Value: line(r.Commit)},
 			{Name: "contract.revision", Value: line(r.Contract)},
 			{Name: "acp.schema", Value: line(r.Schema)},
 		}},
+	}
+	if r.Modified {
+		main.Properties.Properties = append(main.Properties.Properties, junitProperty{Name: "acpconform.modified", Value: "true"})
 	}
 	if r.Shard.Count > 0 {
 		main.Properties.Properties = append(main.Properties.Properties, junitProperty{Name: "shard", Value: r.Shard.String()})

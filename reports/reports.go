@@ -114,7 +114,9 @@ func (c Check) Must() bool { return c.Level != "SHOULD" }
 type Run struct {
 	Subject  string
 	Command  string // the subject's command line, when it is a command
-	Version  string // of acpconform
+	Version  string // of acpconform: a release's tag, or "devel"
+	Commit   string // the commit acpconform was built from; "" when its build does not say (go install of a tag)
+	Modified bool   // acpconform was built from files that differed from Commit
 	Contract string // the contract revision
 	Schema   string // the ACP schema release the contract follows: "1.21.0"
 	Shard    Shard  // the part of a split run this run is; zero for a whole run

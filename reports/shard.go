@@ -103,7 +103,7 @@ func ReadJSON(r io.Reader) (Run, error) {
 		}
 	}
 	run := Run{
-		Subject: j.Subject, Command: j.Command, Version: j.Version, Contract: j.Contract, Schema: j.Schema,
+		Subject: j.Subject, Command: j.Command, Version: j.Version, Commit: j.Commit, Modified: j.Modified, Contract: j.Contract, Schema: j.Schema,
 		Verdict: j.Verdict, Reason: j.Reason, Seconds: j.Seconds, Checks: j.Checks, Problems: j.Problems,
 	}
 	if j.Selection != nil {
@@ -211,7 +211,7 @@ func Merge(shards []ShardRun, expect Expect) (run Run, interruption string, err 
 		}
 	}
 
-	run = Run{Subject: first.Run.Subject, Command: first.Run.Command, Version: first.Run.Version, Contract: first.Run.Contract, Schema: first.Run.Schema, Selection: first.Run.Selection}
+	run = Run{Subject: first.Run.Subject, Command: first.Run.Command, Version: first.Run.Version, Commit: first.Run.Commit, Modified: first.Run.Modified, Contract: first.Run.Contract, Schema: first.Run.Schema, Selection: first.Run.Selection}
 	for _, s := range ordered {
 		run.Seconds = max(run.Seconds, s.Run.Seconds) // the shards ran side by side
 		if s.Run.Verdict == Interrupted && interruption == "" {
@@ -359,6 +359,15 @@ func idList(ids []string) string {
 	return fmt.Sprintf("%q", ids)
 }
 
+// commitOf is the commit of the acpconform that made r, as sameRun
+// compares them: a build from changed files is another build.
+func commitOf(r Run) string {
+	if r.Modified {
+		return r.Commit + " (modified)"
+	}
+	return r.Commit
+}
+
 // sameRun reports how shard s is not a part of the same run as first.
 func sameRun(first, s ShardRun) error {
 	a, b := first.Run, s.Run
@@ -367,6 +376,7 @@ func sameRun(first, s ShardRun) error {
 		{"subject", a.Subject, b.Subject},
 		{"command", a.Command, b.Command},
 		{"acpconform version", a.Version, b.Version},
+		{"acpconform commit", commitOf(a), commitOf(b)},
 		{"contract revision", a.Contract, b.Contract},
 		{"ACP schema", a.Schema, b.Schema},
 		{"catalogue", a.Selection.Catalogue, b.Selection.Catalogue},

@@ -189,6 +189,8 @@ const FormatVersion = 2
 type JSON struct {
 	Acpconform int    `json:"acpconform"` // FormatVersion
 	Version    string `json:"version,omitempty"`
+	Commit     string `json:"commit,omitempty"`   // acpconform's, when its build says
+	Modified   bool   `json:"modified,omitempty"` // built from changed files
 	Contract   string `json:"contract,omitempty"`
 	Schema     string `json:"schema,omitempty"` // the ACP schema release
 	Subject    string `json:"subject"`
@@ -212,7 +214,7 @@ func WriteJSON(w io.Writer, r Run) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	j := JSON{
-		Acpconform: FormatVersion, Version: r.Version, Contract: r.Contract, Schema: r.Schema,
+		Acpconform: FormatVersion, Version: r.Version, Commit: r.Commit, Modified: r.Modified, Contract: r.Contract, Schema: r.Schema,
 		Subject: r.Subject, Command: r.Command, Verdict: r.Verdict, Reason: r.Reason, Succeeded: r.Verdict == Conformant,
 		Seconds: r.Seconds, Totals: Count(r.Checks), Problems: r.Problems, Checks: r.Checks,
 	}

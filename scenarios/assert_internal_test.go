@@ -11,6 +11,7 @@ import (
 	"github.com/onsi/gomega/format"
 
 	"github.com/acpconform/acpconform/mocks/peer"
+	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -36,20 +37,37 @@ func TestAssertionSentences(t *testing.T) {
 			"the agent reported declined, want accepted with choice 1 (\"production\")\n" +
 				"-want +got:\n" +
 				"- index: 1\n" +
+				"+ index: absent\n" +
 				"- outcome: \"accepted\"\n" +
 				"+ outcome: \"declined\"\n" +
-				"- value: \"production\""},
+				"- value: \"production\"\n" +
+				"+ value: absent"},
 		{"an accept where the answer was invalid, with no error kind", outcomeIs(accepted(0, "preview"), invalidResponse),
 			"the agent reported accepted with choice 0 (\"preview\"), want error invalid_response\n" +
 				"-want +got:\n" +
 				"- error: \"invalid_response\"\n" +
-				"+ error: \"\"\n" +
+				"+ error: absent\n" +
 				"- outcome: \"error\"\n" +
 				"+ outcome: \"accepted\""},
 		{"a request error without its data", outcomeIs(requestError(-32601, nil), requestError(-32601, map[string]string{"method": "elicitation/create"})),
 			"the agent reported error request_error (code -32601), want error request_error (code -32601, data {\"method\":\"elicitation/create\"})\n" +
 				"-want +got:\n" +
-				"- data: {\"method\":\"elicitation/create\"}"},
+				"- data: {\"method\":\"elicitation/create\"}\n" +
+				"+ data: absent"},
+		{"no outcome at all", outcomeIs(probe.Outcome{}, invalidResponse),
+			"the agent reported no outcome, want error invalid_response\n" +
+				"-want +got:\n" +
+				"- error: \"invalid_response\"\n" +
+				"+ error: absent\n" +
+				"- outcome: \"error\"\n" +
+				"+ outcome: absent"},
+		{"a null value where a value was wanted", outcomeIs(probe.Outcome{Outcome: "accepted", Value: json.RawMessage("null")}, accepted(1, "production")),
+			"the agent reported accepted with the value null, want accepted with choice 1 (\"production\")\n" +
+				"-want +got:\n" +
+				"- index: 1\n" +
+				"+ index: absent\n" +
+				"- value: \"production\"\n" +
+				"+ value: null"},
 		{"an equal outcome", outcomeIs(accepted(1, "production"), accepted(1, "production")), ""},
 		{"a client's problems", clientProblems([]string{
 			`elicitation/create #1: CLI-2: the accepted choice "choice_1_x" is none of the offered consts ["choice_0" "choice_1"]`,
@@ -131,5 +149,63 @@ func TestErrorsFormatAsText(t *testing.T) {
 	got := format.Object(err, 1)
 	if !strings.Contains(got, "session/new: the connection ended before the answer") || strings.Contains(got, "What:") {
 		t.Errorf("Gomega formats a *peer.CallError as\n%s", got)
+	}
+}
+
+// TestOutcomeFailureQuotesTheAnswer: a failure of BeOutcomeAfter says
+// which answer the agent got wrong, after what it reported: TOK-2's
+// token, escaped where it could pass for another, cut where it is huge.
+func TestOutcomeFailureQuotesTheAnswer(t *testing.T) {
+	huge := "choice_1" + strings.Repeat("0", 99999)
+	hugeAnswer := `{"action":"accept","content":{"choice":"` + huge + `"}}`
+	for _, tc := range []struct {
+		name   string
+		answer script.Answer
+		got    probe.Outcome
+		want   string
+	}{
+		{"a leading zero", script.AcceptChoice("choice_01"), accepted(1, "production"),
+			"the agent reported accepted with choice 1 (\"production\"), want error invalid_response\n" +
+				`the client answered elicitation/create with {"action":"accept","content":{"choice":"choice_01"}}` + "\n" +
+				"-want +got:\n" +
+				"- error: \"invalid_response\"\n" +
+				"+ error: absent\n" +
+				"- outcome: \"error\"\n" +
+				"+ outcome: \"accepted\""},
+		{"an Arabic-Indic digit", script.AcceptChoice("choice_\u0660"), accepted(0, "preview"),
+			"the agent reported accepted with choice 0 (\"preview\"), want error invalid_response\n" +
+				`the client answered elicitation/create with {"action":"accept","content":{"choice":"choice_\u0660"}}` + "\n" +
+				"-want +got:\n" +
+				"- error: \"invalid_response\"\n" +
+				"+ error: absent\n" +
+				"- outcome: \"error\"\n" +
+				"+ outcome: \"accepted\""},
+		{"no content", script.AcceptWithoutContent(), accepted(0, "preview"),
+			"the agent reported accepted with choice 0 (\"preview\"), want error invalid_response\n" +
+				`the client answered elicitation/create with {"action":"accept"}` + "\n" +
+				"-want +got:\n" +
+				"- error: \"invalid_response\"\n" +
+				"+ error: absent\n" +
+				"- outcome: \"error\"\n" +
+				"+ outcome: \"accepted\""},
+		{"100000 digits", script.AcceptChoice(huge), accepted(1, "production"),
+			"the agent reported accepted with choice 1 (\"production\"), want error invalid_response\n" +
+				`the client answered elicitation/create with {"action":"accept","content":{"choice":"choice_1` + strings.Repeat("0", 160-len(`{"action":"accept","content":{"choice":"choice_1`)) +
+				fmt.Sprintf(" … [%d bytes in all] … ", len(hugeAnswer)) + strings.Repeat("0", 80-len(`"}}`)) + `"}}` + "\n" +
+				"-want +got:\n" +
+				"- error: \"invalid_response\"\n" +
+				"+ error: absent\n" +
+				"- outcome: \"error\"\n" +
+				"+ outcome: \"accepted\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := BeOutcomeAfter(tc.answer, invalidResponse)
+			if ok, err := m.Match(tc.got); ok || err != nil {
+				t.Fatalf("Match(%v) = %v, %v; want a mismatch", tc.got, ok, err)
+			}
+			if got := m.FailureMessage(tc.got); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/onsi/gomega/types"
 
@@ -19,9 +21,18 @@ func BeOutcome(want probe.Outcome) types.GomegaMatcher {
 	return &outcomeMatcher{want: want}
 }
 
+// BeOutcomeAfter is BeOutcome for the outcome of the answer the check's
+// client sent: its failure quotes that answer (see answered) after what
+// the agent reported, so that a failure of TOK-2 says which token the
+// agent took.
+func BeOutcomeAfter(answer script.Answer, want probe.Outcome) types.GomegaMatcher {
+	return &outcomeMatcher{want: want, answered: answered(answer)}
+}
+
 type outcomeMatcher struct {
-	want probe.Outcome
-	err  error
+	want     probe.Outcome
+	answered string // what the client answered, for the failure; "" when not said
+	err      error
 }
 
 func (m *outcomeMatcher) Match(actual any) (bool, error) {
@@ -33,7 +44,60 @@ func (m *outcomeMatcher) Match(actual any) (bool, error) {
 	return m.err == nil, nil
 }
 
-func (m *outcomeMatcher) FailureMessage(any) string { return m.err.Error() }
+func (m *outcomeMatcher) FailureMessage(any) string {
+	if m.answered == "" {
+		return m.err.Error()
+	}
+	reported, diff, _ := strings.Cut(m.err.Error(), "\n")
+	return strings.TrimSuffix(reported+"\n"+m.answered+"\n"+diff, "\n")
+}
+
+// maxAnswered bounds the answer a failure quotes: TOK-2 sends tokens of
+// 5000 and 100000 digits.
+const maxAnswered = 240
+
+// answered says what a client answered an elicitation/create with, as
+// it was sent: JSON with its non-ASCII characters escaped (a fullwidth
+// digit looks like a digit), a huge answer cut to its start and end. It
+// is "" for an answer that depends on the request (a pick or a label).
+func answered(a script.Answer) string {
+	result, rpcErr, err := a.Resolve(nil)
+	switch {
+	case err != nil:
+		return ""
+	case rpcErr != nil:
+		text, _ := json.Marshal(map[string]any{"code": rpcErr.Code, "message": rpcErr.Message, "data": rpcErr.Data})
+		return "the client answered elicitation/create with the error " + middle(asciiJSON(text), maxAnswered)
+	}
+	return "the client answered elicitation/create with " + middle(asciiJSON(result), maxAnswered)
+}
+
+// asciiJSON is JSON text with every character beyond ASCII written as a
+// \u escape: the same JSON, in characters that cannot pass for others.
+func asciiJSON(text []byte) string {
+	var b strings.Builder
+	for _, r := range string(text) {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// middle keeps at most about max bytes of ASCII text s: its start and
+// its end, saying how long it was.
+func middle(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return fmt.Sprintf("%s … [%d bytes in all] … %s", s[:max*2/3], len(s), s[len(s)-max/3:])
+}
 
 func (m *outcomeMatcher) NegatedFailureMessage(actual any) string {
 	return fmt.Sprintf("the agent reported %s, which is what was not wanted", describeOutcome(actual.(probe.Outcome)))
@@ -57,38 +121,38 @@ func outcomeIs(got, want probe.Outcome) error {
 }
 
 // outcomeFields are the fields of o that want sets, for a diff: JSON
-// values decoded, a field o lacks left out.
+// values decoded, a field o lacks shown as absent, never as the zero
+// value it reads as in Go ("", 0 or null), which the outcome did not say.
 func outcomeFields(o, want probe.Outcome) map[string]any {
 	f := map[string]any{}
-	if want.Outcome != "" {
-		f["outcome"] = o.Outcome
+	member := func(name string, wanted, has bool, value func() any) {
+		switch {
+		case !wanted:
+		case has:
+			f[name] = value()
+		default:
+			f[name] = absentMember{}
+		}
 	}
-	if want.Index != nil && o.Index != nil {
-		f["index"] = *o.Index
-	}
-	if want.Value != nil && o.Value != nil {
-		f["value"] = jsonOrText(o.Value)
-	}
-	if want.Content != nil && o.Content != nil {
-		f["content"] = jsonOrText(o.Content)
-	}
-	if want.Error != "" {
-		f["error"] = o.Error
-	}
-	if want.Code != nil && o.Code != nil {
-		f["code"] = *o.Code
-	}
-	if want.Message != "" {
-		f["message"] = o.Message
-	}
-	if want.Data != nil && o.Data != nil {
-		f["data"] = jsonOrText(o.Data)
-	}
+	member("outcome", want.Outcome != "", o.Outcome != "", func() any { return o.Outcome })
+	member("index", want.Index != nil, o.Index != nil, func() any { return *o.Index })
+	member("value", want.Value != nil, o.Value != nil, func() any { return jsonOrText(o.Value) })
+	member("content", want.Content != nil, o.Content != nil, func() any { return jsonOrText(o.Content) })
+	member("error", want.Error != "", o.Error != "", func() any { return o.Error })
+	member("code", want.Code != nil, o.Code != nil, func() any { return *o.Code })
+	member("message", want.Message != "", o.Message != "", func() any { return o.Message })
+	member("data", want.Data != nil, o.Data != nil, func() any { return jsonOrText(o.Data) })
 	if want.Warnings != nil {
 		f["warnings"] = append([]string{}, o.Warnings...) // none is none, nil or empty
 	}
 	return f
 }
+
+// absentMember is a member of an outcome that the outcome does not have, as a
+// diff shows it.
+type absentMember struct{}
+
+func (absentMember) String() string { return "absent" }
 
 // jsonOrText decodes raw JSON; what does not decode stays its text.
 func jsonOrText(raw json.RawMessage) any {

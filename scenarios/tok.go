@@ -16,7 +16,7 @@ func (e *env) tok() {
 		DescribeTable("maps an offered token to that choice's own value",
 			func(ctx SpecContext, answer script.Answer, want probe.Outcome) {
 				f := e.connect(ctx, formClient).answer(answer)
-				Expect(f.probe(ctx, deploy())).To(BeOutcome(want))
+				Expect(f.probe(ctx, deploy())).To(BeOutcomeAfter(answer, want))
 			},
 			e.entry("choice_0", rules("TOK-1"), script.AcceptChoice("choice_0"), accepted(0, "preview")),
 			e.entry("choice_1", rules("TOK-1"), script.AcceptChoice("choice_1"), accepted(1, "production")),
@@ -35,7 +35,7 @@ func (e *env) tok() {
 		DescribeTable("refuses every accept without a canonical offered token, default or not", expectsError,
 			func(ctx SpecContext, answer script.Answer) {
 				f := e.connect(ctx, formClient).answer(answer)
-				Expect(f.probe(ctx, deploy())).To(BeOutcome(invalidResponse))
+				Expect(f.probe(ctx, deploy())).To(BeOutcomeAfter(answer, invalidResponse))
 			},
 			e.entry("content missing", rules("TOK-2", "DEF-3"), script.AcceptWithoutContent()),
 			e.entry("content null", rules("TOK-2", "DEF-3"), script.AcceptContent(nil)),
@@ -76,8 +76,9 @@ func (e *env) tok() {
 		)
 
 		e.it("extra-content-keys-ignored", "ignores content keys other than choice", rules("TOK-3"), func(ctx SpecContext) {
-			f := e.connect(ctx, formClient).answer(script.AcceptContent(map[string]any{"choice": "choice_0", "note": "hi", "choice_1": true}))
-			Expect(f.probe(ctx, deploy())).To(BeOutcome(accepted(0, "preview")))
+			answer := script.AcceptContent(map[string]any{"choice": "choice_0", "note": "hi", "choice_1": true})
+			f := e.connect(ctx, formClient).answer(answer)
+			Expect(f.probe(ctx, deploy())).To(BeOutcomeAfter(answer, accepted(0, "preview")))
 		})
 
 		e.it("token-per-request", "gives a token meaning only in the request that offered it", rules("TOK-4"), expectsError, func(ctx SpecContext) {

@@ -364,7 +364,8 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	run.Seconds = time.Since(started).Seconds()
 	run.Shard = f.shard.shard
 	run.Selection = reports.Selection{Catalogue: c.cmd, Filter: cfg.LabelFilter}
-	run.Version, run.Contract, run.Schema, run.Command = version.String(), suite.Revision(), suite.Schema(), c.command
+	build := version.Current()
+	run.Version, run.Commit, run.Modified, run.Contract, run.Schema, run.Command = build.Version, build.Commit, build.Modified, suite.Revision(), suite.Schema(), c.command
 	c.settle(&run)
 	return c.finish(run, outputErr), nil
 }

@@ -119,7 +119,7 @@ clients (acpconform client) and relays (acpconform relay). acpconform run
 checks the reference built into this binary; with --shard I/N a run is
 split across machines, and acpconform merge combines their reports. Every failure names its rule,
 says why, and how to run it again; docs/cli.md has every flag and exit code.`,
-		Version:       fmt.Sprintf("%s (contract revision %s, ACP schema %s, probe contract %d revision %d)", version.String(), suite.Revision(), suite.Schema(), probe.Version, probe.Revision),
+		Version:       fmt.Sprintf("%s\ncontract revision %s, ACP schema %s, probe contract %d revision %d", version.String(), suite.Revision(), suite.Schema(), probe.Version, probe.Revision),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          unknownCommand,
@@ -130,7 +130,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		},
 	}
 	root.SetVersionTemplate("acpconform {{.Version}}\n")
-	root.Flags().Bool("version", false, "print acpconform's version, the contract revision it checks and the ACP schema release that contract follows") // no -v: that is --verbose
+	root.Flags().Bool("version", false, "print acpconform's version and the commit it was built from, the contract revision it checks and the ACP schema release that contract follows") // no -v: that is --verbose
 	root.SetIn(a.stdin)
 	root.SetOut(a.protocolOut) // cobra's own words (help, --version) and completions, whose last line is ":4"
 	root.SetErr(a.stderr)

@@ -11,15 +11,19 @@ import (
 )
 
 // completeIDs adds shell completion of IDs (cobra's completion command
-// generates the scripts): rule IDs for explain and --id, check IDs of the
-// command's catalogue for --check, and list's --for. cobra completes the
+// generates the scripts): rule IDs for explain and --id, and check IDs for
+// explain once a "/" is typed; check IDs of the command's catalogue for
+// --check, and list's --for. cobra completes the
 // subcommands and flag names itself.
 func completeIDs(ctx context.Context, root *cobra.Command) {
 	for _, c := range root.Commands() {
 		if c.Name() == "explain" {
 			c.ValidArgsFunction = func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
-				if len(args) > 0 {
+				switch {
+				case len(args) > 0:
 					return nil, cobra.ShellCompDirectiveNoFileComp
+				case strings.Contains(prefix, "/"): // a check ID, of any role
+					return checkCompletions(ctx, "run", prefix), cobra.ShellCompDirectiveNoFileComp
 				}
 				return ruleCompletions(prefix), cobra.ShellCompDirectiveNoFileComp
 			}

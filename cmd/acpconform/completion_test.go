@@ -45,6 +45,8 @@ func TestCompletion(t *testing.T) {
 		{[]string{"client", "--check", "CLI-1/"}, []string{"CLI-1/route-registered"}},
 		{[]string{"client", "--check", "TOK-2/"}, nil}, // no TOK checks for a client
 		{[]string{"list", "--for", "relay", "--check", "TOK-1/x,REL-1/ids"}, []string{"TOK-1/x,REL-1/ids-mapped-back"}},
+		{[]string{"explain", "TOK-2/leading-"}, []string{"TOK-2/leading-zero", "TOK-2/leading-space"}}, // a check, once a "/" is typed
+		{[]string{"explain", "rel-1/ids"}, []string{"REL-1/ids-mapped-back"}},                          // of any role
 	} {
 		r := acpconform(t, nil, append([]string{"__complete"}, tc.args...)...)
 		expectCode(t, r, 0)

@@ -20,7 +20,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"mutant"}, `unknown command "mutant" for "acpconform"; the commands are agent, bridge, client, completion, diff, explain, list, merge,`},
 		{[]string{"explain", "TOK-22"}, `acpconform explain: "TOK-22" is not a CONTRACT ID; did you mean TOK-2?`},
 		{[]string{"explain", "tok-99"}, `"tok-99" is not a CONTRACT ID; did you mean TOK-1, TOK-2 or TOK-3?`},
-		{[]string{"explain", "tok-2/leading-zero"}, `acpconform explain: "tok-2/leading-zero" is a check ID, not a CONTRACT ID; its rule is TOK-2`},
+		{[]string{"explain", "TOK-22/leading-zero"}, `acpconform explain: "TOK-22/leading-zero" is not a check ID: "TOK-22" is not a CONTRACT ID; did you mean TOK-2?`},
 		{[]string{"run", "--id", "TOK-2/leading-zero"}, `acpconform run: --id: "TOK-2/leading-zero" is a check ID, not a CONTRACT ID; its rule is TOK-2`},
 		{[]string{"agent", "--id", "CAP-33", "--", "x"}, `acpconform agent: --id: "CAP-33" is not a CONTRACT ID; did you mean CAP-3?`},
 		{[]string{"explain", "TOK-2\x1b[2J"}, `"TOK-2\x1b[2J" is not a CONTRACT ID (see acpconform list)`}, // escaped

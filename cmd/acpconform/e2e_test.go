@@ -441,7 +441,7 @@ func TestListAndExplain(t *testing.T) {
 	}
 	r = acpconform(t, nil, "explain", "CLI-4")
 	expectCode(t, r, 0)
-	if !strings.Contains(r.stdout, "CLI-4 (SHOULD, client role, area CLI)") || !strings.Contains(r.stdout, "refuses a form it did not advertise") {
+	if !strings.Contains(r.stdout, "CLI-4 (SHOULD, client role, area CLI)") || !strings.Contains(r.stdout, "CLI-4/unadvertised-form-refused") {
 		t.Errorf("explain CLI-4:\n%s", r.stdout)
 	}
 }

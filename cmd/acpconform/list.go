@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,26 +22,14 @@ type listed struct {
 	Pending string   `json:"pending,omitempty"`
 }
 
-// catalogue walks the whole catalogue, every role, without running a check.
-// A check declared for several subjects of a role is listed once.
+// catalogue walks the whole catalogue, every role, without running a
+// check: each rule with the names of the checks that cite it.
 func catalogue() []listed {
-	subjects := referenceRun().list
-	report := suite.Run(suite.Config{Subject: suite.Reference(), DryRun: true}, func() {
-		catalogues(subjects, scenarios.Options{})
-	})
+	checks, _ := catalogueChecks()
 	byRule := map[string][]string{}
-	seen := map[string]bool{}
-	for _, c := range reports.FromGinkgo(report, "", nil, false).Checks {
-		if seen[c.Key()] {
-			continue
-		}
-		seen[c.Key()] = true
-		name := c.Name
-		for _, s := range subjects { // the container of a role's several subjects
-			name = strings.TrimPrefix(name, s.Name()+" ")
-		}
+	for _, c := range checks {
 		for _, id := range c.Rules {
-			byRule[id] = append(byRule[id], name)
+			byRule[id] = append(byRule[id], c.Name)
 		}
 	}
 	var out []listed
@@ -48,6 +37,40 @@ func catalogue() []listed {
 		out = append(out, listed{Rule: r, Checks: byRule[r.ID], Pending: suite.Pending[r.ID]})
 	}
 	return out
+}
+
+// catalogueChecks walks the whole catalogue, every role, without running
+// a check. A check declared for several subjects of a role is listed
+// once, named without its subject. inProcess holds the IDs of the checks
+// that need the reference's Go API, which run only against the reference
+// in-process.
+func catalogueChecks() (checks []reports.Check, inProcess map[string]bool) {
+	subjects := referenceRun().list
+	report := suite.Run(suite.Config{Subject: suite.Reference(), DryRun: true}, func() {
+		catalogues(subjects, scenarios.Options{})
+	})
+	inProcess = map[string]bool{}
+	for _, s := range report.SpecReports {
+		if slices.Contains(s.Labels(), "in-process") {
+			for _, l := range s.Labels() {
+				if id, ok := suite.CheckID(l); ok {
+					inProcess[id] = true
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range reports.FromGinkgo(report, "", nil, false).Checks {
+		if seen[c.Key()] {
+			continue
+		}
+		seen[c.Key()] = true
+		for _, s := range subjects { // the container of a role's several subjects
+			c.Name = strings.TrimPrefix(c.Name, s.Name()+" ")
+		}
+		checks = append(checks, c)
+	}
+	return checks, inProcess
 }
 
 // contractStatus is list's first line: the contract's revision, and
@@ -130,6 +153,7 @@ func (a *app) writeJSON(cmd *cobra.Command, path string, v any) (int, error) {
 	encode := func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // a rule's choice_<n> and a command's <your agent's command>, as written
 		return enc.Encode(v)
 	}
 	var err error
@@ -143,58 +167,4 @@ func (a *app) writeJSON(cmd *cobra.Command, path string, v any) (int, error) {
 		return exitOutput, nil
 	}
 	return exitOK, nil
-}
-
-func (a *app) explainCommand() *cobra.Command {
-	var jsonPath string
-	cmd := a.command("explain [flags] ID", "Explain a CONTRACT rule and the checks that cite it", `
-Prints one CONTRACT rule (such as TOK-2; acpconform list shows them all) in
-full, with its level and role and the checks that cite it. --json FILE
-writes the same as JSON, - for stdout.`,
-		func(cmd *cobra.Command, args []string) (int, error) {
-			id := strings.ToUpper(strings.TrimSpace(args[0]))
-			if _, ok := suite.Lookup(id); !ok {
-				return exitUsage, usageError{cmd: cmd.CommandPath(), err: notARule(args[0])}
-			}
-			for _, r := range catalogue() {
-				if r.ID != id {
-					continue
-				}
-				if jsonPath != "" {
-					return a.writeJSON(cmd, jsonPath, r)
-				}
-				fmt.Fprintf(a.stdout, "%s (%s, %s role, area %s)\n\n%s\n\n", r.ID, r.Level, r.Role, r.Area, wrap(r.Text, 76))
-				if r.Pending != "" {
-					fmt.Fprintf(a.stdout, "No checks yet: %s.\n", r.Pending)
-				}
-				if len(r.Checks) > 0 {
-					fmt.Fprintf(a.stdout, "Checked by:\n")
-					for _, c := range r.Checks {
-						fmt.Fprintf(a.stdout, "  %s\n", c)
-					}
-				}
-			}
-			return exitOK, nil
-		})
-	cmd.Args = exactlyOne("a CONTRACT ID, such as TOK-2")
-	cmd.Flags().StringVar(&jsonPath, "json", "", "write JSON to `FILE` instead (- for stdout)")
-	return cmd
-}
-
-// wrap breaks text into lines of at most width.
-func wrap(text string, width int) string {
-	var b strings.Builder
-	n := 0
-	for _, w := range strings.Fields(text) {
-		if n > 0 && n+1+len(w) > width {
-			b.WriteByte('\n')
-			n = 0
-		} else if n > 0 {
-			b.WriteByte(' ')
-			n++
-		}
-		b.WriteString(w)
-		n += len(w)
-	}
-	return b.String()
 }
