@@ -42,7 +42,10 @@ var clientMutants = []Mutant{
 	{"url-refused", "ELI-5", "../kit/client.go", "\tcase req.Url != nil && (e == nil || e.Url == nil):\n", "\tcase req.Url != nil:\n"},
 	{"complete-crashes", "ELI-5", "probeclient/client.go", "func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\treturn nil\n}",
 		"func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\tpanic(\"unknown elicitation id\")\n}"},
-	{"url-advertised-not", "ELI-6", "probeclient/client.go", "\tif c.advertisesURL {\n", "\tif c.advertisesURL && false {\n"},
+	// Capabilities out of step with what the client does: initialize
+	// advertises form alone, and the client answers URL elicitations.
+	{"url-advertised-not", "ELI-6", "probeclient/run.go", "\t\tClientCapabilities: c.capabilities(),\n",
+		"\t\tClientCapabilities: acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}},\n"},
 	{"cancel-ignored", "ELI-7", "../kit/client.go", "\t\t<-ctx.Done()\n", "\t\t<-make(chan struct{})\n"},
 }
 
