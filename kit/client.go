@@ -18,7 +18,9 @@ import (
 //   - accept of a typed choice: {"choice": <the const of the picked option>},
 //     the option at index pick of the choice's oneOf, or the schema's
 //     default for pick "default";
-//   - accept of any other form: the instruction's content, exactly;
+//   - accept of any other form: the instruction's content, each value of
+//     its JSON type (the SDK reads numbers as float64, which holds every
+//     number the harness sends exactly, and CLI-5 compares them by value);
 //   - accept of a URL: no content (the user consents; a client in test
 //     mode opens nothing);
 //   - decline, cancel: no content;
@@ -160,7 +162,7 @@ func pick(schema acp.UnstableElicitationSchema, p any) (string, error) {
 }
 
 // contentOf is the content an accept of a form other than a typed choice
-// answers with: the instruction's, numbers as written.
+// answers with: the instruction's.
 func contentOf(user probe.User) (map[string]any, error) {
 	if user.Pick != nil || user.Content == nil {
 		return nil, fmt.Errorf("the accept of a form that is no typed choice gives content, and no pick")

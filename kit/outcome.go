@@ -16,7 +16,8 @@ import (
 // matched against the error your function returns, through its wrap
 // chain:
 //   - a nil pointer of an error type, such as (*ArgumentError)(nil),
-//     matches any error of that type (errors.As);
+//     matches any error of that type, *ArgumentError, or of ArgumentError
+//     when that is an error too (errors.As);
 //   - errors joined with errors.Join match when any of them does;
 //   - any other error matches as errors.Is says.
 //
@@ -77,7 +78,11 @@ func matches(err, target error) bool {
 		return false
 	}
 	if v := reflect.ValueOf(target); v.Kind() == reflect.Pointer && v.IsNil() {
-		return errors.As(err, reflect.New(v.Type()).Interface())
+		if errors.As(err, reflect.New(v.Type()).Interface()) {
+			return true
+		}
+		elem := v.Type().Elem() // MyError, when it is an error of its own
+		return elem.Implements(reflect.TypeFor[error]()) && errors.As(err, reflect.New(elem).Interface())
 	}
 	return errors.Is(err, target)
 }
