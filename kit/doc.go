@@ -8,19 +8,22 @@
 // create_elicitation, and the errors that tell your failures apart:
 //
 //	func main() {
-//		kit.Main(kit.Agent{AskChoice: askChoice, CreateElicitation: createElicitation,
-//			Errors: kit.Errors{InvalidArgument: ErrInvalidArgument, Unsupported: ErrUnsupported,
-//				InvalidResponse: ErrInvalidResponse, InvalidFallback: ErrInvalidFallback}})
+//		kit.Main(kit.Agent{AskChoice: askChoice, CreateElicitation: createElicitation, Errors: kit.Errors{
+//			InvalidArgument: ErrInvalidArgument, Unsupported: ErrUnsupported,
+//			InvalidResponse: ErrInvalidResponse, InvalidFallback: ErrInvalidFallback}})
 //	}
 //
 //	func askChoice(c *kit.Call) (any, error) {
 //		choices := kit.MapChoices(c.Choices, func(ch kit.Choice) Choice[any] {
 //			return Choice[any]{ch.Value, ch.Label, ch.Description, ch.Default}
 //		})
-//		fallback := kit.Fallback(c, Accept[any], Decline[any], Cancel[any])
-//		return AskChoice(c.Context(), c.Session, c.Question, choices,
-//			Options[any]{Fallback: fallback, PlainFallback: c.PlainFallback, Equal: c.Equal, Warn: c.Warn})
+//		opts := Options[any]{Fallback: kit.Fallback(c, Accept[any], Decline[any], Cancel[any]),
+//			PlainFallback: c.PlainFallback, Equal: c.Equal, Warn: c.Warn}
+//		return AskChoice(c.Context(), c.Session, c.Question, choices, opts)
 //	}
+//
+// (kit/example/agent is this adapter whole, with a feature to go with it;
+// its README counts the lines.)
 //
 // The kit does everything of docs/probe.md §1 that is not the feature:
 // initialize and session/new; the client capabilities as this connection

@@ -15,10 +15,11 @@ import (
 	"github.com/acpconform/acpconform/reports"
 )
 
-// The example agent (kit/example/agent) is checked as a user checks
+// The example agent and client (kit/example) are checked as a user checks
 // theirs: built, then run by the acpconform command. A deliberately
-// broken variant of it, made with go build -overlay so that nothing of it
-// is in the tree, must fail the checks of the rule it breaks.
+// broken variant of the agent, made with go build -overlay so that
+// nothing of it is in the tree, must fail the checks of the rule it
+// breaks.
 
 var (
 	buildOnce sync.Once
@@ -26,12 +27,12 @@ var (
 	buildErr  error
 )
 
-// built builds acpconform and the example agent once for the package's
-// tests, and returns the folder that holds them.
+// built builds acpconform and the examples once for the package's tests,
+// and returns the folder that holds them.
 func built(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds acpconform and the example agent")
+		t.Skip("builds acpconform and the examples")
 	}
 	buildOnce.Do(func() {
 		if binDir, buildErr = os.MkdirTemp("", "acpconform-kit"); buildErr != nil {
@@ -40,6 +41,9 @@ func built(t *testing.T) string {
 		buildErr = goBuild(filepath.Join(binDir, "acpconform"), "../cmd/acpconform", "")
 		if buildErr == nil {
 			buildErr = goBuild(filepath.Join(binDir, "example-agent"), "./example/agent", "")
+		}
+		if buildErr == nil {
+			buildErr = goBuild(filepath.Join(binDir, "example-client"), "./example/client", "")
 		}
 	})
 	if buildErr != nil {
@@ -68,15 +72,15 @@ func goBuild(bin, pkg, overlay string) error {
 	return nil
 }
 
-// checked runs acpconform agent with args against agent and returns its
-// exit code, its output and its JSON report.
-func checked(t *testing.T, agent string, args ...string) (int, string, reports.JSON) {
+// checked runs acpconform in role (agent or client) with args against
+// subject and returns its exit code, its output and its JSON report.
+func checked(t *testing.T, role, subject string, args ...string) (int, string, reports.JSON) {
 	t.Helper()
 	dir := built(t)
 	report := filepath.Join(t.TempDir(), "report.json")
-	argv := append([]string{"agent", "--json", report, "--junit", "", "--summary", "", "--html", ""}, args...)
+	argv := append([]string{role, "--json", report, "--junit", "", "--summary", "", "--html", ""}, args...)
 	ctx := testbound.Context(t)
-	cmd := exec.CommandContext(ctx, filepath.Join(dir, "acpconform"), append(argv, "--", agent)...)
+	cmd := exec.CommandContext(ctx, filepath.Join(dir, "acpconform"), append(argv, "--", subject)...)
 	out, _ := cmd.CombinedOutput()
 	if timeout := testbound.TimedOut(ctx); timeout != nil {
 		t.Fatalf("acpconform %q: %v\n%s", argv, timeout, out)
@@ -95,8 +99,17 @@ func checked(t *testing.T, agent string, args ...string) (int, string, reports.J
 // TestExampleAgentPassesTheCatalogue runs the whole agent catalogue
 // against the example agent: the feature plus the kit plus 15 lines.
 func TestExampleAgentPassesTheCatalogue(t *testing.T) {
-	code, out, r := checked(t, filepath.Join(built(t), "example-agent"))
+	code, out, r := checked(t, "agent", filepath.Join(built(t), "example-agent"))
 	if code != 0 || !r.Succeeded || r.Totals.Failed != 0 || r.Totals.Passed < 150 {
+		t.Fatalf("exit %d, totals %+v, want exit 0 and every check passed:\n%s", code, r.Totals, out)
+	}
+}
+
+// TestExampleClientPassesTheCatalogue runs the whole client catalogue,
+// test mode included, against the example client.
+func TestExampleClientPassesTheCatalogue(t *testing.T) {
+	code, out, r := checked(t, "client", filepath.Join(built(t), "example-client"))
+	if code != 0 || !r.Succeeded || r.Totals.Failed != 0 || r.Totals.Passed < 20 {
 		t.Fatalf("exit %d, totals %+v, want exit 0 and every check passed:\n%s", code, r.Totals, out)
 	}
 }
@@ -114,7 +127,7 @@ func TestBrokenExampleAgentsFail(t *testing.T) {
 	}{
 		{
 			name: "an adapter that forgets the fallback", file: "main.go",
-			edits:  []string{"fallback := kit.Fallback(", "_ = kit.Fallback(", "Options[any]{Fallback: fallback, ", "Options[any]{"},
+			edits:  []string{"Fallback: kit.Fallback(c, Accept[any], Decline[any], Cancel[any]), ", ""},
 			checks: []string{"FB-3/declined", "FB-3/cancelled"}, rule: "FB-3",
 		},
 		{
@@ -128,11 +141,11 @@ func TestBrokenExampleAgentsFail(t *testing.T) {
 			for _, c := range tc.checks {
 				args = append(args, "--check", c)
 			}
-			if code, out, r := checked(t, filepath.Join(dir, "example-agent"), args...); code != 0 || r.Totals.Passed != len(tc.checks) {
+			if code, out, r := checked(t, "agent", filepath.Join(dir, "example-agent"), args...); code != 0 || r.Totals.Passed != len(tc.checks) {
 				t.Fatalf("the example itself: exit %d, totals %+v, want exit 0 and %d passed:\n%s", code, r.Totals, len(tc.checks), out)
 			}
 			broken := brokenExample(t, tc.file, tc.edits...)
-			code, out, r := checked(t, broken, args...)
+			code, out, r := checked(t, "agent", broken, args...)
 			if code != 1 {
 				t.Fatalf("exit %d, want 1:\n%s", code, out)
 			}
@@ -179,4 +192,30 @@ func brokenExample(t *testing.T, file string, edits ...string) string {
 		t.Fatal(err)
 	}
 	return bin
+}
+
+// TestTheExampleAdapterIsTheREADMEsAndAtMost15Lines keeps the README's
+// promise: its adapter block is the example's main.go, whole, and that has
+// at most 15 lines that are neither blank nor comments.
+func TestTheExampleAdapterIsTheREADMEsAndAtMost15Lines(t *testing.T) {
+	adapter, err := os.ReadFile(filepath.Join("example", "agent", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```go\n"+string(adapter)+"```\n") {
+		t.Error("README.md shows no go block that is example/agent/main.go, whole: copy the file into it")
+	}
+	code := 0
+	for _, line := range strings.Split(string(adapter), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "//") {
+			code++
+		}
+	}
+	if code > 15 {
+		t.Errorf("the example adapter has %d lines of code, more than the 15 the README promises", code)
+	}
 }

@@ -1,7 +1,7 @@
 // Command agent is the Go kit's example: an ACP agent whose feature,
 // ask_choice and create_elicitation (askchoice.go), is written against the
-// kit's session, and whose probe adapter is the 15 lines of this file.
-// Copy this file beside your own feature and rename what it calls.
+// kit's session, and whose probe adapter is this file: 15 lines of code.
+// Copy it beside your own feature and rename what it calls.
 //
 //	go build -o example-agent ./kit/example/agent
 //	acpconform agent -- ./example-agent
@@ -17,8 +17,8 @@ func main() {
 // askChoice runs the feature's AskChoice as the probe request says.
 func askChoice(c *kit.Call) (any, error) {
 	choices := kit.MapChoices(c.Choices, func(ch kit.Choice) Choice[any] { return Choice[any]{ch.Value, ch.Label, ch.Description, ch.Default} })
-	fallback := kit.Fallback(c, Accept[any], Decline[any], Cancel[any])
-	return AskChoice(c.Context(), c.Session, c.Question, choices, Options[any]{Fallback: fallback, PlainFallback: c.PlainFallback, Equal: c.Equal, Warn: c.Warn})
+	opts := Options[any]{Fallback: kit.Fallback(c, Accept[any], Decline[any], Cancel[any]), PlainFallback: c.PlainFallback, Equal: c.Equal, Warn: c.Warn}
+	return AskChoice(c.Context(), c.Session, c.Question, choices, opts)
 }
 
 // createElicitation runs the feature's CreateElicitation as the probe request says.
