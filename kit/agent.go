@@ -144,7 +144,7 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 	if err != nil {
 		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
-	session := &Session{ID: p.SessionId, ClientCapabilities: s.conn.ClientCapabilities(), conn: s.conn}
+	session := NewSession(p.SessionId, s.conn.ClientCapabilities(), s.conn)
 	out := s.run(ctx, session, req)
 	if ctx.Err() != nil {
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil

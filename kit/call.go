@@ -169,8 +169,10 @@ func Fallback[R any](c *Call, accepted func(value any) R, declined, cancelled fu
 			return accepted(res.Value), nil
 		case res.Status == StatusDeclined:
 			return declined(), nil
+		case res.Status == StatusCancelled:
+			return cancelled(), nil
 		}
-		return cancelled(), nil
+		return zero, fmt.Errorf("kit: the fallback returned status %q, none of accepted, declined, cancelled", res.Status)
 	}
 }
 

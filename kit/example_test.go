@@ -114,3 +114,27 @@ func ExampleScriptedAnswer() {
 	fmt.Println(string(b), err)
 	// Output: {"action":"accept","content":{"choice":"choice_1"}} <nil>
 }
+
+// fakeClient answers every request with a decline, printing it.
+type fakeClient struct{}
+
+func (fakeClient) Request(_ context.Context, method string, params any) (json.RawMessage, error) {
+	b, err := json.Marshal(params)
+	fmt.Println(method, string(b), err)
+	return json.RawMessage(`{"action":"decline"}`), nil
+}
+
+// A session for a test of your ask_choice, with a fake client: the
+// session scopes each elicitation to itself.
+func ExampleNewSession() {
+	caps := acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}}
+	s := kit.NewSession("s1", caps, fakeClient{})
+	fmt.Println(s.SupportsElicitation("form"), s.SupportsElicitation("url"))
+	raw, err := s.SendElicitation(context.Background(), map[string]any{"mode": "form", "message": "Choose",
+		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}})
+	fmt.Println(string(raw), err)
+	// Output:
+	// true false
+	// elicitation/create {"message":"Choose","mode":"form","requestedSchema":{"properties":{},"type":"object"},"sessionId":"s1"} <nil>
+	// {"action":"decline"} <nil>
+}

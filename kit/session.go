@@ -17,8 +17,9 @@ const ElicitationCreate = acp.ClientMethodElicitationCreate
 // the client capabilities its connection received in initialize, and a way
 // to send the client requests on it.
 //
-// It implements [reference.Requester], so the reference's AskChoice runs
-// on it too.
+// It implements [Requester], so the reference's AskChoice runs on it
+// too. The kit makes one for each prompt; [NewSession] makes one for your
+// tests.
 type Session struct {
 	// ID is the ACP session id of the prompt.
 	ID acp.SessionId
@@ -29,7 +30,17 @@ type Session struct {
 	// exactly when the client advertised form elicitation.
 	ClientCapabilities acp.ClientCapabilities
 
-	conn *reference.AgentConnection
+	client Requester
+}
+
+// Requester sends one JSON-RPC request to the client and waits for its
+// result, with the errors [Session.Request] describes.
+type Requester = reference.Requester
+
+// NewSession returns a session whose requests client sends: a fake client
+// of your tests, say.
+func NewSession(id acp.SessionId, caps acp.ClientCapabilities, client Requester) *Session {
+	return &Session{ID: id, ClientCapabilities: caps, client: client}
 }
 
 // SupportsElicitation reports whether the client advertised mode ("form"
@@ -76,7 +87,7 @@ func (s *Session) SendElicitation(ctx context.Context, params any) (json.RawMess
 // [ErrConnectionClosed]; when ctx ends first, the client is told with
 // $/cancel_request and the error matches ctx.Err().
 func (s *Session) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	return s.conn.Request(ctx, method, params)
+	return s.client.Request(ctx, method, params)
 }
 
 // RequestError is a JSON-RPC error answer, kept intact: the method called
