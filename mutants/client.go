@@ -1,49 +1,52 @@
 package mutants
 
-// clientMutants break the reference client (reference/probeclient), one
-// rule of a client under test at a time: each answers validly but not as
-// told, or exits otherwise than it should, so that only the checks of the
-// test mode (CLI-5) can kill it, or refuses what it must tolerate (CLI-3).
+// clientMutants break the reference client (reference/probeclient, and
+// the kit's ScriptedAnswer it answers with), one rule of a client under
+// test at a time: each answers validly but not as told, or exits
+// otherwise than it should, so that only the checks of the test mode
+// (CLI-5) can kill it, or refuses what it must tolerate (CLI-3).
 // They run as `acpconform client -- <mutant> reference-client` (see
 // Mutant.Role).
 var clientMutants = []Mutant{
-	{"picks-one-based", "CLI-5", "probeclient/client.go", "opt, _ := oneOf[int(i)].(map[string]any)", "opt, _ := oneOf[max(int(i)-1, 0)].(map[string]any)"},
-	{"default-is-first-option", "CLI-5", "probeclient/client.go", `		if d, ok := choice["default"].(string); ok {`,
+	{"picks-one-based", "CLI-5", "../kit/client.go", "opt, _ := oneOf[int(i)].(map[string]any)", "opt, _ := oneOf[max(int(i)-1, 0)].(map[string]any)"},
+	{"default-is-first-option", "CLI-5", "../kit/client.go", `		if d, ok := choice["default"].(string); ok {`,
 		`		if d, ok := choice["oneOf"].([]any)[0].(map[string]any)["const"].(string); ok {`},
-	{"decline-answered-as-cancel", "CLI-5", "probeclient/client.go", `		return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
-	case "cancel":`, `		return cancel(), nil
-	case "cancel":`},
-	{"cancel-answered-as-decline", "CLI-5", "probeclient/client.go", "\tcase \"cancel\":\n\t\treturn cancel(), nil",
-		"\tcase \"cancel\":\n\t\treturn acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: \"decline\"}}, nil"},
+	{"decline-answered-as-cancel", "CLI-5", "../kit/client.go", "\tcase probe.ActionDecline:\n\t\treturn declineAnswer(), nil", "\tcase probe.ActionDecline:\n\t\treturn cancelAnswer(), nil"},
+	{"cancel-answered-as-decline", "CLI-5", "../kit/client.go", "\tcase probe.ActionCancel:\n\t\treturn cancelAnswer(), nil", "\tcase probe.ActionCancel:\n\t\treturn declineAnswer(), nil"},
 	{"exits-1-after-turn", "CLI-5", "probeclient/run.go", "\treturn 0\n}", "\treturn 1\n}"},
 	{"stays-after-turn", "CLI-5", "probeclient/run.go", "\t\treturn fmt.Errorf(\"session/prompt: %w\", err)\n\t}\n\treturn nil\n}",
 		"\t\treturn fmt.Errorf(\"session/prompt: %w\", err)\n\t}\n\t<-conn.Done() // until the agent hangs up\n\treturn nil\n}"},
 	// A client written against a schema before 1.19.0, strict about the
 	// fields of an option.
-	{"description-intolerant", "CLI-3", "probeclient/client.go", "\tuser, ok, err := instruction(p.Form.Meta)\n", `	choice, _ := p.Form.RequestedSchema.Properties["choice"].(map[string]any)
-	options, _ := choice["oneOf"].([]any)
-	for _, o := range options {
-		if opt, _ := o.(map[string]any); opt["description"] != nil {
-			return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "unknown option field: description"})
+	{"description-intolerant", "CLI-3", "probeclient/client.go", "\tresp, ok, err := kit.ScriptedAnswer(ctx, p)\n", `	if p.Form != nil {
+		choice, _ := p.Form.RequestedSchema.Properties["choice"].(map[string]any)
+		options, _ := choice["oneOf"].([]any)
+		for _, o := range options {
+			if opt, _ := o.(map[string]any); opt["description"] != nil {
+				return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "unknown option field: description"})
+			}
 		}
 	}
-	user, ok, err := instruction(p.Form.Meta)
+	resp, ok, err := kit.ScriptedAnswer(ctx, p)
 `},
 	// ELI: forms of every shape, URL mode, complete and cancel.
-	{"required-dropped-from-content", "ELI-4", "probeclient/client.go", "\treturn content, nil\n}", "\tdelete(content, \"name\")\n\treturn content, nil\n}"},
-	{"integer-as-string", "ELI-4", "probeclient/client.go", "\treturn content, nil\n}",
+	{"required-dropped-from-content", "ELI-4", "../kit/client.go", "\treturn content, nil\n}", "\tdelete(content, \"name\")\n\treturn content, nil\n}"},
+	{"integer-as-string", "ELI-4", "../kit/client.go", "\treturn content, nil\n}",
 		"\tfor k, v := range content {\n\t\tif n, ok := v.(json.Number); ok {\n\t\t\tcontent[k] = n.String()\n\t\t}\n\t}\n\treturn content, nil\n}"},
 	// Each breaks only the constrained properties, so that every other
 	// answer stays as told (CLI-5 is another rule).
-	{"beyond-bounds", "ELI-4", "probeclient/client.go", "\t\tcontent, err := contentOf(user)\n",
-		"\t\tcontent, err := contentOf(user)\n\t\tfor k, prop := range p.Form.RequestedSchema.Properties {\n\t\t\tif m, ok := prop.(map[string]any)[\"maximum\"].(float64); ok && content != nil {\n\t\t\t\tcontent[k] = m + 1\n\t\t\t}\n\t\t}\n"},
-	{"outside-enum", "ELI-4", "probeclient/client.go", "\t\tcontent, err := contentOf(user)\n",
-		"\t\tcontent, err := contentOf(user)\n\t\tfor k, prop := range p.Form.RequestedSchema.Properties {\n\t\t\tif _, ok := prop.(map[string]any)[\"enum\"]; ok && content != nil {\n\t\t\t\tcontent[k] = \"not-offered\"\n\t\t\t}\n\t\t}\n"},
-	{"url-refused", "ELI-5", "probeclient/client.go", "\tif !c.advertisesURL && c.broken != AcceptsUnadvertisedURL {\n", "\tif true {\n"},
+	{"beyond-bounds", "ELI-4", "../kit/client.go", "\t\tcontent, err = contentOf(user)\n",
+		"\t\tcontent, err = contentOf(user)\n\t\tfor k, prop := range req.Form.RequestedSchema.Properties {\n\t\t\tif m, ok := prop.(map[string]any)[\"maximum\"].(float64); ok && content != nil {\n\t\t\t\tcontent[k] = m + 1\n\t\t\t}\n\t\t}\n"},
+	{"outside-enum", "ELI-4", "../kit/client.go", "\t\tcontent, err = contentOf(user)\n",
+		"\t\tcontent, err = contentOf(user)\n\t\tfor k, prop := range req.Form.RequestedSchema.Properties {\n\t\t\tif _, ok := prop.(map[string]any)[\"enum\"]; ok && content != nil {\n\t\t\t\tcontent[k] = \"not-offered\"\n\t\t\t}\n\t\t}\n"},
+	{"url-refused", "ELI-5", "../kit/client.go", "\tcase req.Url != nil && (e == nil || e.Url == nil):\n", "\tcase req.Url != nil:\n"},
 	{"complete-crashes", "ELI-5", "probeclient/client.go", "func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\treturn nil\n}",
 		"func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\tpanic(\"unknown elicitation id\")\n}"},
-	{"url-advertised-not", "ELI-6", "probeclient/client.go", "\tif c.advertisesURL {\n", "\tif c.advertisesURL && false {\n"},
-	{"cancel-ignored", "ELI-7", "probeclient/client.go", "\t\t<-ctx.Done()\n", "\t\t<-make(chan struct{})\n"},
+	// Capabilities out of step with what the client does: initialize
+	// advertises form alone, and the client answers URL elicitations.
+	{"url-advertised-not", "ELI-6", "probeclient/run.go", "\t\tClientCapabilities: c.capabilities(),\n",
+		"\t\tClientCapabilities: acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}},\n"},
+	{"cancel-ignored", "ELI-7", "../kit/client.go", "\t\t<-ctx.Done()\n", "\t\t<-make(chan struct{})\n"},
 }
 
 // The reference client's mutants are mutants of the reference too.

@@ -30,7 +30,7 @@ import (
 type Mutant struct {
 	Name string // kebab-case
 	Rule string // the CONTRACT ID it breaks
-	File string // in reference/, slash-separated: ask.go, probeclient/client.go
+	File string // relative to reference/, slash-separated: ask.go, probeclient/client.go, ../kit/call.go (the kit the probe adapters are built on)
 	From string // the text it replaces, found exactly once
 	To   string
 }
@@ -268,34 +268,35 @@ func askChoice[T any](ctx context.Context, s *Session, question string, choices 
 
 	// Agent side, contract revision 2: exact JSON equality of values,
 	// capabilities that are JSON objects, Unicode White_Space, and
-	// "promptly" as 2 seconds. The equality lives in the probe agent,
-	// which gives AskChoice its rule with WithEqual.
-	{"true-equals-one", "FB-6", "probeagent/value.go", "return probe.SameValue(rawOf(offered), rawOf(candidate))", "return probe.SameValue(boolsAsNumbers(rawOf(offered)), boolsAsNumbers(rawOf(candidate)))"},
-	{"numbers-by-spelling", "FB-6", "probeagent/value.go", "return probe.SameValue(rawOf(offered), rawOf(candidate))", "return reflect.DeepEqual(decodeSpelt(rawOf(offered)), decodeSpelt(rawOf(candidate)))"},
-	{"numbers-as-float64", "FB-6", "probeagent/value.go", "return probe.SameValue(rawOf(offered), rawOf(candidate))", "return reflect.DeepEqual(decodeFloats(rawOf(offered)), decodeFloats(rawOf(candidate)))"},
+	// "promptly" as 2 seconds. The equality lives in the kit under the
+	// probe agent (kit.Call.Equal), which gives AskChoice its rule with
+	// WithEqual.
+	{"true-equals-one", "FB-6", "../kit/call.go", "return errA == nil && errB == nil && probe.SameValue(a, b)", "return errA == nil && errB == nil && probe.SameValue(boolsAsNumbers(a), boolsAsNumbers(b))"},
+	{"numbers-by-spelling", "FB-6", "../kit/call.go", "return errA == nil && errB == nil && probe.SameValue(a, b)", "return errA == nil && errB == nil && reflect.DeepEqual(decodeSpelt(a), decodeSpelt(b))"},
+	{"numbers-as-float64", "FB-6", "../kit/call.go", "return errA == nil && errB == nil && probe.SameValue(a, b)", "return errA == nil && errB == nil && reflect.DeepEqual(decodeFloats(a), decodeFloats(b))"},
 	{"any-form-value-advertises", "CAP-2", "session.go", "				delete(e, mode) // advertises nothing", `				e[mode] = json.RawMessage("{}") // read as support`},
 	{"blank-like-js-trim", "VAL-1", "validate.go", `func isBlank(s string) bool { return strings.TrimSpace(s) == "" }`, `func isBlank(s string) bool { return strings.Trim(s, jsTrimmed) == "" }`},
-	{"cancelled-turn-ends-late", "RTE-7", "probeagent/agent.go", `	if ctx.Err() != nil {
+	{"cancelled-turn-ends-late", "RTE-7", "../kit/agent.go", `	if ctx.Err() != nil {
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil`, `	if ctx.Err() != nil {
 		time.Sleep(3 * time.Second) // the client was told at once; the turn ends late
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil`},
 	{"close-ends-late", "RTE-7", "conn.go", `		return fmt.Errorf("%s: %w before the client answered", method, ErrConnectionClosed)`, `		time.Sleep(3 * time.Second)
 		return fmt.Errorf("%s: %w before the client answered", method, ErrConnectionClosed)`},
-	{"warnings-kept-per-process", "DEP-1", "probeagent/value.go", `func (w *warningLog) list() []string {
+	{"warnings-kept-per-process", "DEP-1", "../kit/call.go", `func (w *warnings) all() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]string(nil), w.warnings...)
+	return append([]string(nil), w.list...)
 }`, `var processWarnings struct {
 	sync.Mutex
 	all []string
 }
 
-func (w *warningLog) list() []string { // every warning of the process so far, not this call's
+func (w *warnings) all() []string { // every warning of the process so far, not this call's
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	processWarnings.Lock()
 	defer processWarnings.Unlock()
-	processWarnings.all = append(processWarnings.all, w.warnings...)
+	processWarnings.all = append(processWarnings.all, w.list...)
 	return append([]string(nil), processWarnings.all...)
 }`},
 	// ELI: the low-level create_elicitation.
@@ -309,24 +310,25 @@ func (w *warningLog) list() []string { // every warning of the process so far, n
 	{"answer-invented", "ELI-1", "session.go", `		return ElicitationResponse{}, fmt.Errorf("%w: mode %q was not advertised", ErrElicitationUnsupported, req.Mode)`,
 		`		return ElicitationResponse{Action: "accept", Content: json.RawMessage("{}")}, nil`},
 	{"integer-type-dropped", "ELI-2", "probeagent/agent.go", "\t\tif err := dec.Decode(&er.RequestedSchema); err != nil {\n",
-		"\t\tif err := json.Unmarshal(bytes.ReplaceAll(req.RequestedSchema, []byte(`\"integer\"`), []byte(`\"number\"`)), &er.RequestedSchema); err != nil {\n"},
-	{"message-trimmed", "ELI-2", "probeagent/agent.go", "Message: req.Message,", "Message: strings.TrimSpace(req.Message),"},
+		"\t\tif err := json.Unmarshal(bytes.ReplaceAll(c.RequestedSchema, []byte(`\"integer\"`), []byte(`\"number\"`)), &er.RequestedSchema); err != nil {\n"},
+	{"message-trimmed", "ELI-2", "probeagent/agent.go", "Message: c.Message,", "Message: strings.TrimSpace(c.Message),"},
 	// Every error of create_elicitation answered as a success, as
 	// errors-answered-as-success does for ask_choice: each ELI check that
 	// expects an error must fail it (killsEvery).
-	{"elicitation-errors-answered-as-success", "ELI-3", "probeagent/agent.go", "\tresp, err := s.CreateElicitation(ctx, er)\n\tif err != nil {\n\t\treturn errorOutcome(err)\n\t}\n",
-		"\tresp, err := s.CreateElicitation(ctx, er)\n\tif err != nil {\n\t\treturn probe.Outcome{Acpconform: probe.Version, Outcome: probe.OutcomeAccepted}\n\t}\n"},
+	{"elicitation-errors-answered-as-success", "ELI-3", "../kit/outcome.go", "\tif err != nil {\n\t\treturn e.errorOutcome(err)\n\t}\n\taction, err := stringMember(res, \"Action\")\n",
+		"\tif err != nil {\n\t\treturn probe.Outcome{Acpconform: probe.Version, Outcome: probe.OutcomeAccepted}\n\t}\n\taction, err := stringMember(res, \"Action\")\n"},
 	{"content-unvalidated", "ELI-3", "session.go", "\t\tif problems := ContentProblems(schema, resp.Content); len(problems) > 0 {\n",
 		"\t\tif problems := ContentProblems(schema, resp.Content); len(problems) > 0 && false {\n"},
-	{"decline-content-reported", "ELI-3", "probeagent/agent.go", "\t\tout.Outcome = probe.OutcomeDeclined\n", "\t\tout.Outcome, out.Content = probe.OutcomeDeclined, resp.Raw\n"},
+	{"decline-content-reported", "ELI-3", "session.go", "\tcase resp.Action == \"accept\", resp.Action == \"decline\", resp.Action == \"cancel\":\n\t\tresp.Content = nil\n",
+		"\tcase resp.Action == \"accept\", resp.Action == \"cancel\":\n\t\tresp.Content = nil\n"},
 	{"undeclared-property-allowed", "ELI-3", "content.go", `			problems = append(problems, fmt.Sprintf("%q is not a property of the form", elide.Head(name, maxQuoted)))
 `, ""},
 	{"bounds-unchecked", "ELI-3", "content.go", `		if max, ok := number(json.RawMessage(p.Maximum)); ok && n.Cmp(max) > 0 {`, `		if max, ok := number(json.RawMessage(p.Maximum)); ok && n.Cmp(max) > 0 && false {`},
 	// SES: many sessions on one connection, as editors use agents.
-	{"later-sessions-replay", "SES-1", "probeagent/agent.go", "\tout := run(ctx, session, req)\n", "\tout := replayLater(run(ctx, session, req))\n"},
-	{"broken-after-ten-prompts", "SES-1", "probeagent/agent.go", "\tout := run(ctx, session, req)\n", "\tout := run(ctx, session, req)\n\tout = brokenAfterTen(out)\n"},
+	{"later-sessions-replay", "SES-1", "../kit/agent.go", "\tout := s.run(ctx, session, req)\n", "\tout := replayLater(s.run(ctx, session, req))\n"},
+	{"broken-after-ten-prompts", "SES-1", "../kit/agent.go", "\tout := s.run(ctx, session, req)\n", "\tout := s.run(ctx, session, req)\n\tout = brokenAfterTen(out)\n"},
 	// Past the 12 sessions SES-1 held before revision 4, within its 50.
-	{"broken-after-forty-prompts", "SES-1", "probeagent/agent.go", "\tout := run(ctx, session, req)\n", "\tout := run(ctx, session, req)\n\tout = brokenAfterForty(out)\n"},
+	{"broken-after-forty-prompts", "SES-1", "../kit/agent.go", "\tout := s.run(ctx, session, req)\n", "\tout := s.run(ctx, session, req)\n\tout = brokenAfterForty(out)\n"},
 	{"cancel-ends-every-turn", "SES-2", "conn.go", `	if turn := c.prompts[p.SessionId]; turn != nil {
 		turn.cancel()
 	}`, `	for _, turn := range c.prompts {
@@ -407,11 +409,12 @@ var overStdio = map[string][]string{
 }
 
 // Role is the role the mutated reference plays: a mutant of the reference
-// client (a File under probeclient/) is checked as a client, with
+// client (a File under probeclient/, or the kit's client.go under it) is
+// checked as a client, with
 // `acpconform client -- <mutant> reference-client`; every other mutant with
 // `acpconform run`, whose reference agent is built in.
 func (m Mutant) Role() suite.Role {
-	if strings.HasPrefix(m.File, "probeclient/") {
+	if strings.HasPrefix(m.File, "probeclient/") || m.File == "../kit/client.go" {
 		return suite.ClientRole
 	}
 	return suite.AgentRole

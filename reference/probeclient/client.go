@@ -13,9 +13,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpconform/acpconform/kit"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -49,77 +51,62 @@ type client struct {
 // route exactly when the client value has the method.
 type elicitingClient struct{ *client }
 
-// UnstableCreateElicitation answers as the request's scripted user says.
+// UnstableCreateElicitation answers as the request's scripted user says
+// (kit.ScriptedAnswer), after refusing a mode the client did not advertise
+// (kit.RefuseUnadvertised); the broken variants break one of those steps.
 func (c elicitingClient) UnstableCreateElicitation(ctx context.Context, p acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
-	if p.Url != nil {
-		return c.answerURL(ctx, p.Url)
+	// CLI-4, ELI-6: a mode that was not advertised is refused as invalid params.
+	if err := kit.RefuseUnadvertised(c.capabilities(), p); err != nil &&
+		!(c.broken == AcceptsUnadvertised && p.Form != nil) && !(c.broken == AcceptsUnadvertisedURL && p.Url != nil) {
+		return acp.UnstableCreateElicitationResponse{}, err
 	}
-	if p.Form == nil {
-		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "no form and no url"})
-	}
-	if !c.advertisesForm && c.broken != AcceptsUnadvertised {
-		// CLI-4: a mode that was not advertised is refused as invalid params.
-		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "form elicitation was not advertised"})
-	}
-	if c.broken == MetaIntolerant && hasMeta(p.Form) {
+	if c.broken == MetaIntolerant && p.Form != nil && hasMeta(p.Form) {
 		return acp.UnstableCreateElicitationResponse{}, acp.NewInternalError(map[string]any{"error": "unexpected _meta"})
 	}
-	user, ok, err := instruction(p.Form.Meta)
-	switch {
-	case err != nil:
-		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
-	case !ok:
+	if c.broken == IgnoresUser {
+		if _, ok, err := kit.Instruction(metaOf(p)); !ok || err != nil {
+			return cancel(), err
+		}
+		var ok bool
+		if p, ok = firstOption(p); !ok {
+			return cancel(), nil
+		}
+	}
+	resp, ok, err := kit.ScriptedAnswer(ctx, p)
+	if !ok {
 		return cancel(), nil // no scripted user: as a person closing the dialog
 	}
-	_, typedChoice := p.Form.RequestedSchema.Properties["choice"]
-	typedChoice = typedChoice && len(p.Form.RequestedSchema.Properties) == 1
-	switch {
-	case c.broken == IgnoresUser && typedChoice:
-		user = probe.User{Action: "accept", Pick: 0.0}
-	case c.broken == IgnoresUser:
-		return cancel(), nil
+	if c.broken == WrongToken && resp.Accept != nil && p.Form != nil && kit.IsTypedChoice(p.Form.RequestedSchema) {
+		resp.Accept.Content["choice"] = fmt.Sprint(resp.Accept.Content["choice"]) + "_x"
 	}
-	switch {
-	case user.Action == "accept" && typedChoice:
-		token, err := pick(p.Form.RequestedSchema, user.Pick)
-		if err != nil {
-			return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
-		}
-		if c.broken == WrongToken {
-			token += "_x"
-		}
-		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{
-			Action: "accept", Content: map[string]any{"choice": token},
-		}}, nil
-	case user.Action == "accept":
-		content, err := contentOf(user)
-		if err != nil {
-			return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
-		}
-		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept", Content: content}}, nil
-	}
-	return answer(ctx, user)
+	return resp, err
 }
 
-// answerURL answers a URL elicitation as its scripted user says: an accept
-// is the user's consent, and the test client opens nothing.
-func (c elicitingClient) answerURL(ctx context.Context, p *acp.UnstableCreateElicitationUrl) (acp.UnstableCreateElicitationResponse, error) {
-	if !c.advertisesURL && c.broken != AcceptsUnadvertisedURL {
-		// ELI-6: a mode that was not advertised is refused as invalid params.
-		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "url elicitation was not advertised"})
-	}
-	user, ok, err := instruction(p.Meta)
+// metaOf is the _meta of a request.
+func metaOf(p acp.UnstableCreateElicitationRequest) map[string]any {
 	switch {
-	case err != nil:
-		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
-	case !ok, c.broken == IgnoresUser:
-		return cancel(), nil
-	case user.Action == "accept" && (user.Pick != nil || user.Content != nil):
-		return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": "a URL elicitation's accept has no pick and no content"})
-	case user.Action == "accept":
-		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept"}}, nil
+	case p.Form != nil:
+		return p.Form.Meta
+	case p.Url != nil:
+		return p.Url.Meta
 	}
-	return answer(ctx, user)
+	return nil
+}
+
+// firstOption is the request IgnoresUser answers: a typed choice with its
+// instruction replaced by an accept of the first option. It is not ok
+// for any other request, which IgnoresUser cancels.
+func firstOption(p acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationRequest, bool) {
+	if p.Form == nil || !kit.IsTypedChoice(p.Form.RequestedSchema) {
+		return p, false
+	}
+	form := *p.Form
+	form.Meta = maps.Clone(form.Meta)
+	if form.Meta == nil {
+		form.Meta = map[string]any{}
+	}
+	form.Meta[probe.UserMetaKey] = map[string]any{"action": probe.ActionAccept, "pick": 0.0}
+	return acp.UnstableCreateElicitationRequest{Form: &form}, true
 }
 
 // UnstableCompleteElicitation takes the agent's elicitation/complete: the
@@ -127,36 +114,6 @@ func (c elicitingClient) answerURL(ctx context.Context, p *acp.UnstableCreateEli
 // does not know, or knows complete, is ignored as the schema says (ELI-5).
 func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {
 	return nil
-}
-
-// answer answers as a scripted user who does not accept: decline, cancel,
-// or wait until the agent cancels the request.
-func answer(ctx context.Context, user probe.User) (acp.UnstableCreateElicitationResponse, error) {
-	switch user.Action {
-	case "decline": // ContentOnDecline adds content as it is written: see declineWithContent
-		return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
-	case "cancel":
-		return cancel(), nil
-	case "wait": // the SDK ends ctx on the agent's $/cancel_request
-		<-ctx.Done()
-		return cancel(), nil
-	}
-	return acp.UnstableCreateElicitationResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown scripted action %q", user.Action)})
-}
-
-// contentOf is the content an accept of a form other than a typed choice
-// answers with: the instruction's, numbers as written.
-func contentOf(user probe.User) (map[string]any, error) {
-	if user.Pick != nil || user.Content == nil {
-		return nil, fmt.Errorf("the accept of a form that is no typed choice gives content, and no pick")
-	}
-	var content map[string]any
-	dec := json.NewDecoder(bytes.NewReader(user.Content))
-	dec.UseNumber()
-	if err := dec.Decode(&content); err != nil || content == nil {
-		return nil, fmt.Errorf("the scripted content is not a JSON object")
-	}
-	return content, nil
 }
 
 func cancel() acp.UnstableCreateElicitationResponse {
@@ -200,46 +157,6 @@ func withDeclineContent(line []byte) []byte {
 		return line
 	}
 	return out
-}
-
-// instruction reads the scripted-user instruction from the request _meta:
-// ok when there is one, an error when it is no instruction object (which
-// the client refuses, as an action it does not know).
-func instruction(meta map[string]any) (u probe.User, ok bool, err error) {
-	raw, ok := meta[probe.UserMetaKey]
-	if !ok {
-		return probe.User{}, false, nil
-	}
-	b, err := json.Marshal(raw)
-	if err == nil {
-		err = json.Unmarshal(b, &u)
-	}
-	if err != nil {
-		return probe.User{}, true, fmt.Errorf("%s is no scripted-user instruction: %v", probe.UserMetaKey, err)
-	}
-	return u, true, nil
-}
-
-// pick finds the const a pick names: an index into oneOf, or the default.
-func pick(schema acp.UnstableElicitationSchema, p any) (string, error) {
-	choice, _ := schema.Properties["choice"].(map[string]any)
-	if p == probe.PickDefault {
-		if d, ok := choice["default"].(string); ok {
-			return d, nil
-		}
-		return "", fmt.Errorf("pick default: the form has no default")
-	}
-	i, ok := p.(float64)
-	oneOf, _ := choice["oneOf"].([]any)
-	if !ok || i < 0 || i != float64(int(i)) || int(i) >= len(oneOf) {
-		return "", fmt.Errorf("pick %v names none of the %d options", p, len(oneOf))
-	}
-	opt, _ := oneOf[int(i)].(map[string]any)
-	token, ok := opt["const"].(string)
-	if !ok {
-		return "", fmt.Errorf("option %d has no string const", int(i))
-	}
-	return token, nil
 }
 
 // hasMeta reports option _meta, or request _meta keys other than the

@@ -1,0 +1,221 @@
+package kit_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/reports"
+)
+
+// The example agent and client (kit/example) are checked as a user checks
+// theirs: built, then run by the acpconform command. A deliberately
+// broken variant of the agent, made with go build -overlay so that
+// nothing of it is in the tree, must fail the checks of the rule it
+// breaks.
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// built builds acpconform and the examples once for the package's tests,
+// and returns the folder that holds them.
+func built(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds acpconform and the examples")
+	}
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "acpconform-kit"); buildErr != nil {
+			return
+		}
+		buildErr = goBuild(filepath.Join(binDir, "acpconform"), "../cmd/acpconform", "")
+		if buildErr == nil {
+			buildErr = goBuild(filepath.Join(binDir, "example-agent"), "./example/agent", "")
+		}
+		if buildErr == nil {
+			buildErr = goBuild(filepath.Join(binDir, "example-client"), "./example/client", "")
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// goBuild builds pkg into bin, with overlay when it is not "".
+func goBuild(bin, pkg, overlay string) error {
+	args := []string{"build", "-trimpath", "-o", bin}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
+	}
+	if out, err := exec.Command("go", append(args, pkg)...).CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return nil
+}
+
+// checked runs acpconform in role (agent or client) with args against
+// subject and returns its exit code, its output and its JSON report.
+func checked(t *testing.T, role, subject string, args ...string) (int, string, reports.JSON) {
+	t.Helper()
+	dir := built(t)
+	report := filepath.Join(t.TempDir(), "report.json")
+	argv := append([]string{role, "--json", report, "--junit", "", "--summary", "", "--html", ""}, args...)
+	ctx := testbound.Context(t)
+	cmd := exec.CommandContext(ctx, filepath.Join(dir, "acpconform"), append(argv, "--", subject)...)
+	out, _ := cmd.CombinedOutput()
+	if timeout := testbound.TimedOut(ctx); timeout != nil {
+		t.Fatalf("acpconform %q: %v\n%s", argv, timeout, out)
+	}
+	var r reports.JSON
+	data, err := os.ReadFile(report)
+	if err == nil {
+		err = json.Unmarshal(data, &r)
+	}
+	if err != nil {
+		t.Fatalf("acpconform %q wrote no report: %v\n%s", argv, err, out)
+	}
+	return cmd.ProcessState.ExitCode(), string(out), r
+}
+
+// TestExampleAgentPassesTheCatalogue runs the whole agent catalogue
+// against the example agent: the feature plus the kit plus 15 lines.
+func TestExampleAgentPassesTheCatalogue(t *testing.T) {
+	code, out, r := checked(t, "agent", filepath.Join(built(t), "example-agent"))
+	if code != 0 || !r.Succeeded || r.Totals.Failed != 0 || r.Totals.Passed < 150 {
+		t.Fatalf("exit %d, totals %+v, want exit 0 and every check passed:\n%s", code, r.Totals, out)
+	}
+}
+
+// TestExampleClientPassesTheCatalogue runs the whole client catalogue,
+// test mode included, against the example client.
+func TestExampleClientPassesTheCatalogue(t *testing.T) {
+	code, out, r := checked(t, "client", filepath.Join(built(t), "example-client"))
+	if code != 0 || !r.Succeeded || r.Totals.Failed != 0 || r.Totals.Passed < 20 {
+		t.Fatalf("exit %d, totals %+v, want exit 0 and every check passed:\n%s", code, r.Totals, out)
+	}
+}
+
+// TestBrokenExampleAgentsFail breaks the example in two ways a user
+// might, and wants each caught: exit 1, naming the rule, while the
+// example itself passes the same checks.
+func TestBrokenExampleAgentsFail(t *testing.T) {
+	dir := built(t)
+	for _, tc := range []struct {
+		name, file string
+		edits      []string // from, to, from, to, ...
+		checks     []string
+		rule       string
+	}{
+		{
+			name: "an adapter that forgets the fallback", file: "main.go",
+			edits:  []string{"Fallback: kit.Fallback(c, Accept[any], Decline[any], Cancel[any]), ", ""},
+			checks: []string{"FB-3/declined", "FB-3/cancelled"}, rule: "FB-3",
+		},
+		{
+			name: "an ask_choice that sends its values instead of tokens", file: "askchoice.go",
+			edits:  []string{`map[string]any{"const": token(i), "title": c.Label}`, `map[string]any{"const": fmt.Sprint(c.Value), "title": c.Label}`},
+			checks: []string{"SCH-4/no-value-on-the-wire", "TOK-1/choice-1"}, rule: "SCH-4",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var args []string
+			for _, c := range tc.checks {
+				args = append(args, "--check", c)
+			}
+			if code, out, r := checked(t, "agent", filepath.Join(dir, "example-agent"), args...); code != 0 || r.Totals.Passed != len(tc.checks) {
+				t.Fatalf("the example itself: exit %d, totals %+v, want exit 0 and %d passed:\n%s", code, r.Totals, len(tc.checks), out)
+			}
+			broken := brokenExample(t, tc.file, tc.edits...)
+			code, out, r := checked(t, "agent", broken, args...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1:\n%s", code, out)
+			}
+			failed := slices.ContainsFunc(r.Checks, func(c reports.Check) bool { return c.Failed() && slices.Contains(c.Rules, tc.rule) })
+			if !failed || !strings.Contains(out, tc.rule) {
+				t.Errorf("no failure names %s:\n%s", tc.rule, out)
+			}
+		})
+	}
+}
+
+// brokenExample builds the example agent with file edited, each from of
+// edits (from, to, from, to, ...) replaced by its to, and returns the
+// binary.
+func brokenExample(t *testing.T, file string, edits ...string) string {
+	t.Helper()
+	orig, err := filepath.Abs(filepath.Join("example", "agent", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	for i := 0; i+1 < len(edits); i += 2 {
+		if strings.Count(text, edits[i]) != 1 {
+			t.Fatalf("%s does not hold %q once: the example changed, update the test", file, edits[i])
+		}
+		text = strings.Replace(text, edits[i], edits[i+1], 1)
+	}
+	dir := t.TempDir()
+	mutated := filepath.Join(dir, file)
+	overlay := filepath.Join(dir, "overlay.json")
+	b, _ := json.Marshal(map[string]map[string]string{"Replace": {orig: mutated}})
+	if err := os.WriteFile(mutated, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(overlay, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "broken-agent")
+	if err := goBuild(bin, "./example/agent", overlay); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// TestTheExampleAdapterIsTheREADMEsAndAtMost15Lines keeps the README's
+// promise: its adapter block is the example's main.go, whole, and that has
+// at most 15 lines that are neither blank nor comments.
+func TestTheExampleAdapterIsTheREADMEsAndAtMost15Lines(t *testing.T) {
+	adapter, err := os.ReadFile(filepath.Join("example", "agent", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```go\n"+string(adapter)+"```\n") {
+		t.Error("README.md shows no go block that is example/agent/main.go, whole: copy the file into it")
+	}
+	code := 0
+	for _, line := range strings.Split(string(adapter), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "//") {
+			code++
+		}
+	}
+	if code > 15 {
+		t.Errorf("the example adapter has %d lines of code, more than the 15 the README promises", code)
+	}
+}
