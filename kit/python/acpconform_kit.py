@@ -53,9 +53,9 @@ __all__ = [
     # JSON with exact numbers, and probe equality
     "loads", "dumps", "same_value", "Value", "ExactInt", "ExactFloat",
     # JSON-RPC
-    "Connection", "RequestError", "ConnectionClosedError", "JSONRPCError",
+    "Connection", "RequestError", "ConnectionClosedError", "JSONRPCError", "invalid_params",
     # the agent kit
-    "run_agent", "serve_agent", "Session", "Choice", "ChoiceCall", "ElicitationCall",
+    "run_agent", "serve_agent", "parse_request", "Session", "Choice", "ChoiceCall", "ElicitationCall",
     "Accepted", "Declined", "Cancelled", "FallbackError", "ERROR_KINDS", "PLAIN_VALUE_FALLBACK",
     # the client kit
     "test_mode_answer", "answer_in_test_mode", "InstructionError", "WAIT", "USER_META_KEY",
@@ -511,6 +511,8 @@ class Connection:
                     loop.call_soon_threadsafe(self.feed, b"".join(partial))
             except (OSError, ValueError) as err:
                 _log("reading: %s" % err)
+            except RuntimeError:  # the loop is closed: nobody reads any more
+                return
             finally:
                 try:
                     loop.call_soon_threadsafe(lambda: ended.done() or ended.set_result(None))

@@ -434,6 +434,17 @@ class AgentTurns(unittest.IsolatedAsyncioTestCase):
         await agent.close()
 
 
+class Readme(unittest.TestCase):
+    def test_adapter_is_the_example(self):
+        # README.md shows example/agent.py whole: the copy a user takes is the file CI checks.
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        section = readme[readme.index("## The adapter"):]
+        shown = section[section.index("```python\n") + len("```python\n"):section.index("```\n", section.index("```python"))]
+        with open(os.path.join(HERE, "example", "agent.py"), encoding="utf-8") as f:
+            self.assertEqual(shown, f.read())
+
+
 class Python39(unittest.TestCase):
     def test_syntax(self):
         # CI runs a newer Python; the kit promises 3.9.
