@@ -22,7 +22,7 @@ var pyKit, _ = filepath.Abs(filepath.Join("..", "kit", "python"))
 // TestPythonKitUnitTests runs the kit's unittest suite.
 func TestPythonKitUnitTests(t *testing.T) {
 	t.Parallel()
-	cmd := exec.CommandContext(ctxFor(t), python3, "-W", "error::ResourceWarning", "-m", "unittest", "discover", "-s", pyKit, "-p", "test_*.py")
+	cmd := exec.CommandContext(ctxFor(t), python3, "-B", "-W", "error::ResourceWarning", "-m", "unittest", "discover", "-s", pyKit, "-p", "test_*.py")
 	cmd.Dir = pyKit
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("python3 -m unittest in kit/python: %v\n%s", err, out)

@@ -476,8 +476,11 @@ class Connection:
         """The tasks answering requests."""
         return list(self._incoming.values())
 
-    async def serve(self, rfile):
+    async def serve(self, rfile, at_end=None):
         """Reads lines from a binary file in a thread of its own until it ends, then closes.
+
+        at_end, if given, is called in the reading thread when the input
+        ends: it runs even while a callback blocks the event loop.
 
         A file with a descriptor is read with os.read, which holds no lock of
         Python's: a thread blocked in a buffered read would abort the
@@ -514,6 +517,8 @@ class Connection:
             except RuntimeError:  # the loop is closed: nobody reads any more
                 return
             finally:
+                if at_end is not None:
+                    at_end()
                 try:
                     loop.call_soon_threadsafe(lambda: ended.done() or ended.set_result(None))
                 except RuntimeError:  # the loop is closed: nobody waits
@@ -1026,19 +1031,21 @@ def _check_options(errors, results):
     return errors, merged
 
 
-async def serve_agent(ask_choice=None, create_elicitation=None, errors=None, results=None, rfile=None, write=None):
+async def serve_agent(ask_choice=None, create_elicitation=None, errors=None, results=None, rfile=None, write=None,
+                      at_end=None):
     """Serves the probe agent on one connection until its input ends; run_agent's coroutine.
 
     rfile (a binary file to read lines from) and write (a function taking
     bytes) default to stdin and stdout. At the input's end, pending requests
     fail with ConnectionClosedError, running turns get EXIT_GRACE_SECONDS
     to finish and log their outcome to stderr, and the rest are cancelled.
+    at_end is called in the reading thread when the input ends.
     """
     errors, results = _check_options(errors, results)
     _capture_deprecations()
     conn = Connection(write if write is not None else _stdout_writer())
     _Agent(conn, ask_choice, create_elicitation, errors, results)
-    await conn.serve(rfile if rfile is not None else sys.stdin.buffer)
+    await conn.serve(rfile if rfile is not None else sys.stdin.buffer, at_end)
     running = conn.running()
     if running:
         _, late = await asyncio.wait(running, timeout=EXIT_GRACE_SECONDS)
@@ -1084,17 +1091,35 @@ def run_agent(ask_choice=None, create_elicitation=None, errors=None, results=Non
     loop = asyncio.new_event_loop()
     try:
         asyncio.set_event_loop(loop)
-        loop.run_until_complete(serve_agent(ask_choice, create_elicitation, errors, results))
+        loop.run_until_complete(serve_agent(ask_choice, create_elicitation, errors, results, at_end=_exit_soon))
     except BaseException:  # noqa: BLE001: said on stderr, and the exit status says it
         traceback.print_exc()
         code = 1
     finally:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
+        _flush()
         os._exit(code)  # without waiting for threads a callback may have left running
+
+
+def _exit_soon():
+    # At the end of stdin: exit within 2 s (docs/probe.md §1.6) even if a
+    # callback blocks the event loop and serve_agent never returns.
+    timer = threading.Timer(EXIT_GRACE_SECONDS + 0.5, _exit_now)
+    timer.daemon = True
+    timer.start()
+
+
+def _exit_now():
+    _log("a callback still blocks the event loop; exiting")
+    _flush()
+    os._exit(0)
+
+
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
 
 
 # --- the client kit (docs/probe.md §2)
