@@ -1,14 +1,14 @@
-"""ask_choice: the typed-choice elicitation of suite/contract.md, agent side.
+"""ask_choice: the typed-choice elicitation of suite/contract.md, agent side, on asyncio.
 
 It asks the client of an ACP session to pick one of several application
 values through one elicitation/create form whose options carry opaque tokens
 (choice_0, choice_1, ...) instead of the values, and maps the answer back to
 the offered value itself.
 
-    result = ask_choice(session, "Choose a target", [
+    result = await ask_choice(session, "Choose a target", [
         Choice(preview, "Preview"),
         Choice(production, "Production", description="...", default=True),
-    ], fallback=fallback, ctx=ctx)
+    ], fallback=fallback)
     result.status: "accepted" (result.value is the offered value), "declined" or "cancelled"
 
 In order, it
@@ -25,33 +25,31 @@ for URL elicitation (CONTRACT ELI-1..3): it sends one elicitation/create as
 given, if the client advertised its mode, and checks an accepted form's
 content against the requested schema (content_problems).
 
-    result = create_elicitation(session, "form", message, requested_schema=schema, ctx=ctx)
-    result = create_elicitation(session, "url", message, url=url, elicitation_id=id_, ctx=ctx)
+    result = await create_elicitation(session, "form", message, requested_schema=schema)
+    result = await create_elicitation(session, "url", message, url=url, elicitation_id=id_)
     result.status: "accepted" (result.content: a form's content as received, or None), "declined" or "cancelled"
 
-A JSON-RPC error answer raises ElicitationRequestError with code, message and
-data intact, and no fallback runs (RTE-1/2). A connection that closes while
-the choice is pending raises ConnectionClosedError. When ctx ends (the turn is
-cancelled), a pending request is cancelled with $/cancel_request and
-CancelledError is raised at once (RTE-7).
+The session is anything with session_id, supports_elicitation(mode) and an
+awaitable request(method, params) -> result. Its errors, a JSON-RPC error
+answer (RTE-1/2) or the connection's end (RTE-7), propagate unchanged, and no
+fallback runs after them. Cancelling the calling task cancels the call: a
+pending request is the session's to cancel (RTE-7), a waiting fallback is
+cancelled with the task.
 
-Only the standard library is used. The session's connection is anything with
-request(method, params, ctx) -> result (see agent.py).
+Only the standard library is used.
 """
 
+import inspect
+import json
 import re
-import threading
 import warnings
 from decimal import Decimal
 
-from jsonexact import Number, dumps
-
 __all__ = [
-    "Choice", "ChoiceResult", "accepted", "declined", "cancelled", "Context", "ask_choice", "compile_form",
-    "ElicitationResult", "create_elicitation", "content_problems", "supports_elicitation",
+    "Choice", "ChoiceResult", "accepted", "declined", "cancelled", "ask_choice", "compile_form",
+    "ElicitationResult", "create_elicitation", "content_problems",
     "token", "is_blank", "InvalidArgumentError", "ElicitationUnsupportedError",
-    "InvalidElicitationResponseError", "InvalidElicitationFallbackError", "ElicitationRequestError",
-    "ConnectionClosedError", "CancelledError", "PLAIN_VALUE_WARNING",
+    "InvalidElicitationResponseError", "InvalidElicitationFallbackError", "PLAIN_VALUE_WARNING",
 ]
 
 # Wire names of the typed-choice form (CONTRACT SCH-2..5).
@@ -124,57 +122,6 @@ class InvalidElicitationFallbackError(Exception):
     """A fallback's acceptance, or plain value, names no offered choice (FB-4, DEP-2/3)."""
 
 
-class ElicitationRequestError(Exception):
-    """The client answered with a JSON-RPC error, kept intact.
-
-    has_data is False when the error had no data member; data is then None.
-    """
-
-    def __init__(self, method, code, rpc_message, data, has_data):
-        super().__init__("%s: JSON-RPC error %s: %s" % (method, code, rpc_message))
-        self.method, self.code, self.rpc_message, self.data, self.has_data = method, code, rpc_message, data, has_data
-
-
-class ConnectionClosedError(Exception):
-    """The connection ended before the client answered (RTE-7)."""
-
-
-class CancelledError(Exception):
-    """The caller's context ended: the turn was cancelled."""
-
-
-class Context:
-    """A cancellation context: it ends once, with the error that ended it.
-
-    Waiting is event-driven: every wait is on the condition that end()
-    notifies, so a cancel wakes whatever waits on the context at once.
-    """
-
-    def __init__(self, cond=None):
-        self.cond = cond if cond is not None else threading.Condition()
-        self._err = None
-
-    def end(self, err):
-        with self.cond:
-            if self._err is None:
-                self._err = err
-            self.cond.notify_all()
-
-    def err(self):
-        """The error that ended the context, or None while it runs."""
-        return self._err
-
-    def check(self):
-        if self._err is not None:
-            raise self._err
-
-    def sleep(self, seconds):
-        """Waits seconds, or raises the context's error as soon as it ends."""
-        with self.cond:
-            self.cond.wait_for(lambda: self._err is not None, timeout=seconds)
-        self.check()
-
-
 def token(i):
     """The opaque token of the choice at index i (SCH-4)."""
     return TOKEN_PREFIX + str(i)
@@ -205,16 +152,6 @@ def _validate(question, choices):
         raise InvalidArgumentError("at most one choice may be the default")
 
 
-def supports_elicitation(client_capabilities, mode):
-    """CAP-1, ELI-1: a mode ("form", "url") is advertised only by a JSON object at elicitation.<mode>."""
-    elicitation = client_capabilities.get("elicitation") if isinstance(client_capabilities, dict) else None
-    return mode in ("form", "url") and isinstance(elicitation, dict) and isinstance(elicitation.get(mode), dict)
-
-
-def supports_form(client_capabilities):
-    return supports_elicitation(client_capabilities, "form")
-
-
 def compile_form(question, choices):
     """The form of SCH-1..7 and DEF-2, without the session scope."""
     one_of = []
@@ -237,35 +174,27 @@ def compile_form(question, choices):
     }
 
 
-def ask_choice(session, question, choices, fallback=None, equal=None, warn=None, ctx=None):
+async def ask_choice(session, question, choices, fallback=None):
     """Asks the session's client to pick one of choices; returns a ChoiceResult.
 
-    session: has session_id, client_capabilities (as received in initialize
-    on this connection) and connection (request(method, params, ctx)).
-    fallback(ctx): runs only when the client lacks form elicitation; it may
-    return at once or block, and must return (or raise) when ctx ends. Its
-    declined and cancelled results are returned unchanged and its errors
-    propagate unchanged. An accepted result, or a plain value (deprecated:
-    warns once per call), must match an offered value; the offered value is
-    returned.
-    equal(offered, candidate): how a fallback's value is matched; default
-    ==. Choices are scanned in order, the first match wins, and a comparison
-    that raises skips that choice (FB-6).
-    warn(message, code): deprecation warnings; default warnings.warn with
-    DeprecationWarning. code is "plain-value-fallback".
+    fallback(): runs only when the client lacks form elicitation; a plain
+    function or a coroutine function. Its declined and cancelled results are
+    returned unchanged and its errors propagate unchanged. An accepted
+    result, or a plain value (deprecated: a DeprecationWarning once per
+    call), must be == an offered value, scanning in order, the first match
+    winning and a comparison that raises skipping that choice (FB-4, FB-6);
+    the offered value is returned.
     """
     choices = list(choices) if choices is not None else []
     _validate(question, choices)
-    ctx = ctx if ctx is not None else Context()
-    ctx.check()
-    if not supports_form(session.client_capabilities):
+    if not session.supports_elicitation("form"):
         if fallback is not None:
-            return _run_fallback(choices, fallback, equal, warn, ctx)
+            return await _run_fallback(choices, fallback)
         raise ElicitationUnsupportedError(
             "elicitation unsupported by the client: no form elicitation in the client's capabilities and no fallback")
     params = {"sessionId": session.session_id}
     params.update(compile_form(question, choices))
-    result = session.connection.request("elicitation/create", params, ctx)
+    result = await session.request("elicitation/create", params)
     status, i = _read_choice(result, len(choices))
     return accepted(choices[i].value) if status == "accepted" else ChoiceResult(status)
 
@@ -315,24 +244,22 @@ def _show(v):
     return r if len(r) <= 80 else r[:77] + "..."
 
 
-def _run_fallback(choices, fallback, equal, warn, ctx):
+async def _run_fallback(choices, fallback):
     # FB-2..6, DEP-1..3.
-    res = fallback(ctx)  # its errors propagate unchanged (FB-5)
+    res = fallback()  # its errors propagate unchanged (FB-5)
+    if inspect.isawaitable(res):
+        res = await res
     if isinstance(res, ChoiceResult):
         if res.status != "accepted":
             return res  # FB-3, DEF-4
         value = res.value
     else:
         # Once per call, before checking (DEP-1). None is a real value (DEP-3).
-        if warn is None:
-            warnings.warn(PLAIN_VALUE_WARNING, DeprecationWarning, stacklevel=3)
-        else:
-            warn(PLAIN_VALUE_WARNING, "plain-value-fallback")
+        warnings.warn(PLAIN_VALUE_WARNING, DeprecationWarning, stacklevel=3)
         value = res
-    same = equal if equal is not None else (lambda a, b: a == b)
     for c in choices:
         try:
-            if same(c.value, value) is True:
+            if (c.value == value) is True:
                 return accepted(c.value)  # the offered value, not the fallback's copy (FB-4)
         except Exception:
             continue  # a comparison that fails skips the choice (FB-6)
@@ -355,7 +282,7 @@ class ElicitationResult:
         return "ElicitationResult(%r, %r)" % (self.status, self.content)
 
 
-def create_elicitation(session, mode, message, requested_schema=None, url=None, elicitation_id=None, ctx=None):
+async def create_elicitation(session, mode, message, requested_schema=None, url=None, elicitation_id=None):
     """Sends one elicitation/create, scoped to the session; returns an ElicitationResult.
 
     mode "form" sends message and requested_schema, mode "url" message, url
@@ -365,11 +292,9 @@ def create_elicitation(session, mode, message, requested_schema=None, url=None, 
     known action or an accepted form's content that does not satisfy
     requested_schema (content_problems). The content of a decline, a cancel
     or an accepted URL means nothing and is dropped. JSON-RPC errors, the
-    connection's end and ctx end it as they end ask_choice.
+    connection's end and a cancel end it as they end ask_choice.
     """
-    ctx = ctx if ctx is not None else Context()
-    ctx.check()
-    if not supports_elicitation(session.client_capabilities, mode):
+    if not session.supports_elicitation(mode):
         raise ElicitationUnsupportedError(
             "elicitation unsupported by the client: mode %s was not advertised" % _show_json(mode))
     params = {"sessionId": session.session_id, "mode": mode, "message": message}
@@ -377,7 +302,7 @@ def create_elicitation(session, mode, message, requested_schema=None, url=None, 
         params["requestedSchema"] = requested_schema
     else:
         params.update(url=url, elicitationId=elicitation_id)
-    result = session.connection.request("elicitation/create", params, ctx)
+    result = await session.request("elicitation/create", params)
 
     def invalid(reason):
         return InvalidElicitationResponseError(reason, result)
@@ -540,13 +465,17 @@ _FORMATS = {
 
 
 def _decimal(v):
-    # A JSON number's exact value (a jsonexact.Number, an int or a finite
-    # float), or None for anything else, booleans included.
-    if isinstance(v, Number):
-        return Decimal(v.text)
-    if isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and abs(v) != float("inf"):
-        return Decimal(v)
-    return None
+    # A JSON number's exact value, or None for anything else, booleans
+    # included. A number that keeps its JSON text (as the kit's do) is read
+    # from it, so that 9007199254740993.0 is not rounded to a float.
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    text = getattr(v, "text", None)
+    if isinstance(text, str):
+        return Decimal(text)
+    if isinstance(v, float) and (v != v or abs(v) == float("inf")):
+        return None
+    return Decimal(v)
 
 
 def _is_string_array(v):
@@ -555,7 +484,7 @@ def _is_string_array(v):
 
 def _show_json(v):
     try:
-        r = dumps(v)
-    except TypeError:  # not JSON data, or a float
+        r = json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON data
         r = repr(v)
     return r if len(r) <= 80 else r[:77] + "..."

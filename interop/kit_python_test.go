@@ -1,0 +1,139 @@
+package interop_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/acpconform/acpconform/reports"
+)
+
+// The Python kit (kit/python) is checked end to end by the Python agent
+// row and TestMockClientAgainstThePythonAgent: interop/python/agent.py is
+// the kit with the feature and 15 lines. The tests here add the kit's unit
+// tests, its example client against the client catalogue, and deliberately
+// broken copies of its example agent, which must fail naming the rule.
+
+var pyKit, _ = filepath.Abs(filepath.Join("..", "kit", "python"))
+
+// TestPythonKitUnitTests runs the kit's unittest suite.
+func TestPythonKitUnitTests(t *testing.T) {
+	t.Parallel()
+	cmd := exec.CommandContext(ctxFor(t), python3, "-B", "-W", "error::ResourceWarning", "-m", "unittest", "discover", "-s", pyKit, "-p", "test_*.py")
+	cmd.Dir = pyKit
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("python3 -m unittest in kit/python: %v\n%s", err, out)
+	}
+}
+
+// TestPythonKitClientExample checks kit/python/example/client.py, a
+// minimal client on the client kit's test mode, with the whole client
+// catalogue: conformant, exit 0.
+func TestPythonKitClientExample(t *testing.T) {
+	t.Parallel()
+	s := subject{args: []string{"client", "--", python3, filepath.Join(pyKit, "example", "client.py")}}
+	r, _ := runRow(t, "the Python kit's example client", s)
+	if r == nil {
+		return // runRow said why
+	}
+	for _, c := range r.Checks {
+		if c.Failed() {
+			t.Errorf("%s failed: %s", c.ID, c.Failure)
+		}
+	}
+	if !slices.ContainsFunc(r.Checks, func(c reports.Check) bool { return c.ID == "CLI-5/exits-after-turn" && c.State == reports.StatePassed }) {
+		t.Errorf("CLI-5/exits-after-turn did not pass: %+v", r.Checks)
+	}
+}
+
+// TestPythonKitBrokenVariants copies the kit and its example agent to a
+// folder of their own, as a user starting from the example would, breaks
+// the copy in one place, and runs acpconform on a few checks: the checks of
+// the broken rule must fail (exit 1) and a check the break does not touch
+// must pass, so the copy itself runs. Each failed check must cite the rule
+// its ID names.
+func TestPythonKitBrokenVariants(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		file      string // in the copy: example/agent.py or example/askchoice.py
+		old, new  string // the break: old replaced by new, exactly once
+		broken    []string
+		untouched string // a check that must still pass
+	}{
+		{
+			name: "forgets-the-fallback", file: "agent.py",
+			old: ", fallback=call.fallback)", new: ")",
+			broken: []string{"FB-3/declined", "FB-4/offered-string"}, untouched: "TOK-1/choice-0",
+		},
+		{
+			name: "sends-values-not-tokens", file: "askchoice.py",
+			old: `option = {"const": token(i), "title": c.label}`, new: `option = {"const": c.value, "title": c.label}`,
+			broken: []string{"SCH-4/no-value-on-the-wire"}, untouched: "VAL-2/no-choices",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			copyFile(t, filepath.Join(pyKit, "acpconform_kit.py"), filepath.Join(dir, "acpconform_kit.py"))
+			for _, f := range []string{"agent.py", "askchoice.py"} {
+				copyFile(t, filepath.Join(pyKit, "example", f), filepath.Join(dir, "example", f))
+			}
+			path := filepath.Join(dir, "example", tc.file)
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(text), tc.old); n != 1 {
+				t.Fatalf("example/%s has %q %d times, want once: the variant no longer breaks what it says", tc.file, tc.old, n)
+			}
+			if err := os.WriteFile(path, []byte(strings.Replace(string(text), tc.old, tc.new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"agent"}
+			for _, id := range append(slices.Clone(tc.broken), tc.untouched) {
+				args = append(args, "--check", id)
+			}
+			r, _ := runRow(t, tc.name, subject{args: append(args, "--", python3, filepath.Join(dir, "example", "agent.py")), code: 1})
+			if r == nil {
+				return // runRow said why
+			}
+			states := map[string]reports.Check{}
+			for _, c := range r.Checks {
+				states[c.ID] = c
+			}
+			for _, id := range tc.broken {
+				c, ok := states[id]
+				rule, _, _ := strings.Cut(id, "/")
+				switch {
+				case !ok:
+					t.Errorf("%s: the report has no %s", tc.name, id)
+				case c.State != reports.StateFailed || !slices.Contains(c.Rules, rule):
+					t.Errorf("%s: %s is %s citing %v, want failed citing %s", tc.name, id, c.State, c.Rules, rule)
+				}
+			}
+			if c := states[tc.untouched]; c.State != reports.StatePassed {
+				t.Errorf("%s: %s is %q (%s), want passed: the copy does not run", tc.name, tc.untouched, c.State, c.Failure)
+			}
+		})
+	}
+}
+
+// copyFile copies a file, following a symbolic link (example/askchoice.py
+// is one), and makes the folders it needs.
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,1 @@
+../../../interop/python/askchoice.py
