@@ -132,6 +132,10 @@ type Run struct {
 	// Problems lists what fails the run, a line each: new failures, stale
 	// baseline entries, a broken run.
 	Problems []string
+	// Stale counts the baseline's stale entries among Problems: listed
+	// checks that pass, and entries that name no check of the run. Decide
+	// sets it; report.json has them as problems.
+	Stale int
 }
 
 // Verdict is what a run means.
@@ -146,8 +150,8 @@ const (
 	Interrupted    Verdict = "interrupted"
 )
 
-// Exit codes of the verdicts; usage errors (2) and output errors (6) are
-// the CLI's own.
+// Exit codes of the verdicts and of a stale baseline; usage errors (2)
+// and output errors (6) are the CLI's own.
 const (
 	ExitConformant     = 0
 	ExitNotConformant  = 1
@@ -156,6 +160,9 @@ const (
 	ExitNothingChecked = 4
 	ExitInterrupted    = 5
 	ExitOutput         = 6
+	// ExitStaleBaseline is a conformant run's whose baseline lists checks
+	// that pass, or names checks the run does not have.
+	ExitStaleBaseline = 7
 )
 
 // ExitCode is the process exit code of a verdict.
@@ -571,11 +578,15 @@ func NothingAsked(subject, why string) Check {
 // Decide settles the run's verdict and reason. It is the one place that
 // does: interrupted when interruption is set (it says how); could not run
 // when the run's verdict already says so; not conformant when a MUST check
-// failed that the baseline does not list, a baseline entry is stale or
-// names no check, or the run itself broke; could not run when a check did
-// not run because its subject did not start; nothing checked when no MUST
-// check ran; conformant otherwise. SHOULD failures never change it. It
-// marks the known failures and fills Problems.
+// failed that the baseline does not list, or the run itself broke; could
+// not run when a check did not run because its subject did not start;
+// nothing checked when no MUST check ran; conformant otherwise. SHOULD
+// failures never change it, and neither do the baseline's stale entries
+// (a listed check that passes, an entry that names no check of the run):
+// they are the baseline's to fix, not the subject's, so the reason of a
+// conformant run counts them and [Run.ExitCode] fails the job for them
+// with an exit code of their own. It marks the known failures and fills
+// Problems and Stale.
 func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 	v := b.Judge(run.Checks)
 	known := map[string]string{}
@@ -588,23 +599,30 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 		}
 	}
 	run.Problems = v.Problems(b.File())
+	run.Stale = len(v.Stale) + len(v.Unknown)
 	if run.Verdict == CouldNotRun {
-		run.Problems = nil // its one check says it all
+		run.Problems, run.Stale = nil, 0 // its one check says it all
 	}
 	if broke {
 		run.Problems = append(run.Problems, ProblemBroke)
 	}
 	t := Count(run.Checks)
+	newMust := 0
+	for _, c := range v.New {
+		if c.Must() {
+			newMust++
+		}
+	}
 	switch {
 	case interruption != "":
 		run.Verdict, run.Reason = Interrupted, interruption
 	case run.Verdict == CouldNotRun:
 	case run.Verdict == NothingChecked && run.Reason != "": // said already: the agent asked nothing
-	case len(run.Problems) > 0:
+	case newMust > 0 || broke:
 		run.Verdict = NotConformant
-		run.Reason = fmt.Sprintf("%d MUST %s failed", t.MustFailed-t.Known, plural(t.MustFailed-t.Known, "check", "checks"))
-		if t.MustFailed-t.Known == 0 {
-			run.Reason = run.Problems[0]
+		run.Reason = fmt.Sprintf("%d MUST %s failed", newMust, plural(newMust, "check", "checks"))
+		if newMust == 0 {
+			run.Reason = ProblemBroke
 		}
 	case t.Errors > 0:
 		run.Verdict, run.Reason = CouldNotRun, didNotStart(run.Checks, t)
@@ -617,7 +635,21 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 		if t.Known > 0 {
 			run.Reason += fmt.Sprintf(", %d known %s in the baseline", t.Known, plural(t.Known, "failure", "failures"))
 		}
+		if run.Stale > 0 {
+			run.Reason += fmt.Sprintf(", %d stale baseline %s to take off", run.Stale, plural(run.Stale, "entry", "entries"))
+		}
 	}
+}
+
+// ExitCode is the process exit code of a settled run (see [Decide]): its
+// verdict's, but ExitStaleBaseline for a conformant run whose baseline
+// has stale entries, so that CI fails until they are taken off, without
+// calling the subject what it is not.
+func (r Run) ExitCode() int {
+	if r.Verdict == Conformant && r.Stale > 0 {
+		return ExitStaleBaseline
+	}
+	return r.Verdict.ExitCode()
 }
 
 // didNotStart says why a run with checks that could not run is never

@@ -529,10 +529,10 @@ func (c *checking) finish(run reports.Run, outputErr error) int {
 	}
 	errs = append(errs, appendStepSummary(run))
 	c.print(run, written, baselineWritten)
-	code := run.Verdict.ExitCode()
+	code := run.ExitCode()
 	if err := errors.Join(errs...); err != nil {
 		fmt.Fprintf(c.stderr, "acpconform %s: %v\n", c.cmd, err)
-		if code == exitOK || code == reports.ExitNothingChecked {
+		if code == exitOK || code == reports.ExitNothingChecked || code == reports.ExitStaleBaseline {
 			code = exitOutput
 		}
 	}
