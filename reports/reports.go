@@ -204,101 +204,106 @@ func (r Run) Headline() string {
 func FromGinkgo(r types.Report, subject string, selected func(labels []string) bool, interrupted bool) Run {
 	run := Run{Subject: subject, Seconds: r.RunTime.Seconds()}
 	for _, s := range r.SpecReports {
-		if s.LeafNodeType != types.NodeTypeIt {
-			continue
+		if s.LeafNodeType == types.NodeTypeIt {
+			run.Checks = append(run.Checks, checkOf(s, selected, interrupted))
 		}
-		c := Check{
-			Name:     Name(s.ContainerHierarchyTexts, s.LeafNodeText),
-			Seconds:  s.RunTime.Seconds(),
-			Location: relative(s.LeafNodeLocation),
-		}
-		for _, l := range s.Labels() {
-			key, value, ok := strings.Cut(l, ":")
-			if !ok {
-				continue
-			}
-			switch key {
-			case "check": // check:TOK-2:leading-zero
-				c.ID = strings.Replace(value, ":", "/", 1)
-			case "rule":
-				c.Rules = append(c.Rules, value)
-			case "level":
-				c.Level = value
-			case "role":
-				c.Role = value
-			case "area":
-				c.Area = value
-			}
-		}
-		switch {
-		case s.State == types.SpecStatePassed:
-			c.State = StatePassed
-		case s.State == types.SpecStateSkipped || s.State == types.SpecStatePending:
-			c.State, c.SkipReason = StateSkipped, s.Failure.Message
-			switch {
-			case selected != nil && !selected(s.Labels()):
-				c.State, c.SkipReason = StateDeselected, ""
-			case c.SkipReason == "" && interrupted:
-				c.SkipReason = "not run: the run was interrupted"
-			case c.SkipReason == "":
-				c.SkipReason = "not run"
-			}
-		case s.State == types.SpecStateInterrupted:
-			c.State = StateInterrupted
-		case DidNotStart(s):
-			c.State = StateError
-		default:
-			c.State = StateFailed
-		}
-		failure := s.Failure
-		ses1 := hasEntry(s, EntrySES1)
-		if s.NumAttempts > 1 && len(s.AdditionalFailures) > 0 {
-			first := s.AdditionalFailures[0].Failure
-			first.Message = WithoutAttempt(first.Message)
-			switch {
-			case ses1:
-				c.Rules = append(c.Rules, "SES-1")
-				c.Level = "MUST" // whatever the check's own level: SES-1 is a MUST
-				c.Rerun = "it failed on a connection shared with earlier checks, and passed on a fresh one: a failure of SES-1, not a pass"
-			case s.State.Is(types.SpecStateFailureStates) && s.Failure.Message == first.Message:
-				failure = first // a fresh first attempt's failure, repeated: not run again
-			case s.State.Is(types.SpecStateFailureStates):
-				c.Rerun = "it failed on a connection shared with earlier checks, and failed again on a fresh one (below); on the shared one: " + elide.Head(firstLine(first.Message), 500)
-			}
-		}
-		if s.State.Is(types.SpecStateFailureStates) { // an error's failure says why it did not run
-			s.Failure = failure
-			c.Failure = s.Failure.Message
-			if s.Failure.ForwardedPanic != "" {
-				c.Failure += ": " + s.Failure.ForwardedPanic
-			}
-			if s.State == types.SpecStateTimedout {
-				c.Failure += timedOut(s)
-			}
-			c.Failure = elide.Head(c.Failure, MaxFailure)
-			if s.Failure.Location.FileName != "" && !ses1 {
-				c.Location = relative(s.Failure.Location)
-			}
-		}
-		var transcripts []Transcript
-		for _, e := range s.ReportEntries {
-			switch e.Name {
-			case EntryTranscript:
-				t, ok := e.GetRawValue().(Transcript)
-				if !ok {
-					t = Transcript{Attempt: 1, Text: e.StringRepresentation()}
-				}
-				transcripts = append(transcripts, t)
-			case EntryDiagnostics:
-				c.Diagnostics = elide.Tail(e.StringRepresentation(), MaxStderr)
-			case EntryProcess:
-				c.Process = elide.Head(e.StringRepresentation(), MaxFailure)
-			}
-		}
-		c.Transcript = joinTranscripts(transcripts, c.Rerun != "")
-		run.Checks = append(run.Checks, c)
 	}
 	return run
+}
+
+// checkOf is a check as a run's reports show it, from its spec's report;
+// selected and interrupted are FromGinkgo's.
+func checkOf(s types.SpecReport, selected func(labels []string) bool, interrupted bool) Check {
+	c := Check{
+		Name:     Name(s.ContainerHierarchyTexts, s.LeafNodeText),
+		Seconds:  s.RunTime.Seconds(),
+		Location: relative(s.LeafNodeLocation),
+	}
+	for _, l := range s.Labels() {
+		key, value, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		switch key {
+		case "check": // check:TOK-2:leading-zero
+			c.ID = strings.Replace(value, ":", "/", 1)
+		case "rule":
+			c.Rules = append(c.Rules, value)
+		case "level":
+			c.Level = value
+		case "role":
+			c.Role = value
+		case "area":
+			c.Area = value
+		}
+	}
+	switch {
+	case s.State == types.SpecStatePassed:
+		c.State = StatePassed
+	case s.State == types.SpecStateSkipped || s.State == types.SpecStatePending:
+		c.State, c.SkipReason = StateSkipped, s.Failure.Message
+		switch {
+		case selected != nil && !selected(s.Labels()):
+			c.State, c.SkipReason = StateDeselected, ""
+		case c.SkipReason == "" && interrupted:
+			c.SkipReason = "not run: the run was interrupted"
+		case c.SkipReason == "":
+			c.SkipReason = "not run"
+		}
+	case s.State == types.SpecStateInterrupted:
+		c.State = StateInterrupted
+	case DidNotStart(s):
+		c.State = StateError
+	default:
+		c.State = StateFailed
+	}
+	failure := s.Failure
+	ses1 := hasEntry(s, EntrySES1)
+	if s.NumAttempts > 1 && len(s.AdditionalFailures) > 0 {
+		first := s.AdditionalFailures[0].Failure
+		first.Message = WithoutAttempt(first.Message)
+		switch {
+		case ses1:
+			c.Rules = append(c.Rules, "SES-1")
+			c.Level = "MUST" // whatever the check's own level: SES-1 is a MUST
+			c.Rerun = "it failed on a connection shared with earlier checks, and passed on a fresh one: a failure of SES-1, not a pass"
+		case s.State.Is(types.SpecStateFailureStates) && s.Failure.Message == first.Message:
+			failure = first // a fresh first attempt's failure, repeated: not run again
+		case s.State.Is(types.SpecStateFailureStates):
+			c.Rerun = "it failed on a connection shared with earlier checks, and failed again on a fresh one (below); on the shared one: " + elide.Head(firstLine(first.Message), 500)
+		}
+	}
+	if s.State.Is(types.SpecStateFailureStates) { // an error's failure says why it did not run
+		s.Failure = failure
+		c.Failure = s.Failure.Message
+		if s.Failure.ForwardedPanic != "" {
+			c.Failure += ": " + s.Failure.ForwardedPanic
+		}
+		if s.State == types.SpecStateTimedout {
+			c.Failure += timedOut(s)
+		}
+		c.Failure = elide.Head(c.Failure, MaxFailure)
+		if s.Failure.Location.FileName != "" && !ses1 {
+			c.Location = relative(s.Failure.Location)
+		}
+	}
+	var transcripts []Transcript
+	for _, e := range s.ReportEntries {
+		switch e.Name {
+		case EntryTranscript:
+			t, ok := e.GetRawValue().(Transcript)
+			if !ok {
+				t = Transcript{Attempt: 1, Text: e.StringRepresentation()}
+			}
+			transcripts = append(transcripts, t)
+		case EntryDiagnostics:
+			c.Diagnostics = elide.Tail(e.StringRepresentation(), MaxStderr)
+		case EntryProcess:
+			c.Process = elide.Head(e.StringRepresentation(), MaxFailure)
+		}
+	}
+	c.Transcript = joinTranscripts(transcripts, c.Rerun != "")
+	return c
 }
 
 // timedOut says what Ginkgo's "A spec timeout occurred" leaves out: which
