@@ -23,12 +23,15 @@ const (
 
 // Sections of a cause, each held to its share of TerminalLines.
 const (
+	headingLines    = 3  // the first check's ID, rules and name, wrapped
 	reasonLines     = 15 // the first check's reason, wrapped
 	messageLines    = 4  // what the subject said, when its checks differ
 	stderrLines     = 5  // the end of the subject's stderr
 	listedChecks    = 10 // lines listing the other checks of a cause
 	maxSkipReasons  = 5  // skip reasons the summary lists
-	diagnosisLines  = 20 // of a run's start-up diagnosis, on stderr
+	skipReasonLines = 3  // of each, wrapped
+	diagnosisLines  = 20  // of a run's start-up diagnosis, on stderr
+	diagnosisBytes  = 500 // of each of its lines
 	maxCommandBytes = 1000
 )
 
@@ -81,7 +84,7 @@ func (t Terminal) Summary(run Run, written []string, baselineWritten string) {
 	if t.Baseline != nil {
 		fmt.Fprintf(&b, "baseline %s: %d known %s\n", elide.EscapeLine(t.Baseline.File()), totals.Known, plural(totals.Known, "failure", "failures"))
 		if m := t.Baseline.Judge(run.Checks).Migration(t.Baseline.File()); m != "" {
-			t.say(m)
+			t.say(m, TerminalLines)
 		}
 	}
 	news := 0
@@ -108,19 +111,31 @@ func (t Terminal) Summary(run Run, written []string, baselineWritten string) {
 	}
 	_, _ = io.WriteString(elide.NewWriter(t.Out), b.String()) // a closed stdout (| head) must not stop the rest
 	if run.Verdict != Conformant && run.Verdict != NotConformant {
-		lines := wrap(plainLines(diagnosis(run)), TerminalColumns-2)
-		if len(lines) > diagnosisLines {
-			lines = append(lines[:diagnosisLines-1], fmt.Sprintf("… [%d more lines: the reports have them]", len(lines)-diagnosisLines+1))
-		}
-		t.say(string(run.Verdict) + ": " + strings.Join(lines, "\n  "))
+		t.say(string(run.Verdict)+": "+diagnosis(run), diagnosisLines)
 	}
 }
 
-// say writes a line of its own to Err, named after the command.
-func (t Terminal) say(s string) {
-	if t.Err != nil {
-		fmt.Fprintf(elide.NewWriter(t.Err), "acpconform %s: %s\n", t.Command, s)
+// say writes a message to Err, named after the command: its first line
+// whole, for scripts and people who search for it, the rest (a start-up
+// diagnosis's) indented under it, at most most lines in all and
+// diagnosisBytes each.
+func (t Terminal) say(s string, most int) {
+	if t.Err == nil {
+		return
 	}
+	text := strings.ReplaceAll(elide.Lines(strings.TrimSpace(s), most, diagnosisBytes), "\n", "\n  ")
+	_, _ = io.WriteString(elide.NewWriter(t.Err), "acpconform "+t.Command+": "+text+"\n")
+}
+
+// hanging is a line (escaped already) wrapped to the terminal's width,
+// the lines after the first indented by prefix.
+func hanging(line, prefix string) []string {
+	lines := wrap([]string{line}, TerminalColumns)
+	if len(lines) == 1 {
+		return lines
+	}
+	rest := wrap([]string{strings.Join(lines[1:], " ")}, TerminalColumns-len(prefix))
+	return append(lines[:1], indent(rest, prefix)...)
 }
 
 // diagnosis is what to say on stderr about a run that reached no verdict
@@ -132,8 +147,9 @@ func diagnosis(run Run) string {
 	return run.Reason
 }
 
-// skipLines says why checks were skipped, a reason a line with the IDs
-// it skipped on the next, the reasons that skipped most first: a skipped
+// skipLines says why checks were skipped, each reason (wrapped) with the
+// IDs of the checks it skipped under it, the reasons that skipped most
+// first: a skipped
 // check never counts as passed, so the reader is told what was not
 // checked. Deselected checks are the user's own choice, and not listed.
 func skipLines(checks []Check) []string {
@@ -165,7 +181,11 @@ func skipLines(checks []Check) []string {
 			break
 		}
 		ids := skipped[r]
-		lines = append(lines, cut("  "+plural(len(ids), "1 check", fmt.Sprintf("%d checks", len(ids)))+": "+elide.EscapeLine(r), TerminalColumns))
+		why := wrap([]string{elide.EscapeLine(elide.Head(r, maxCommandBytes))}, TerminalColumns-2)
+		if len(why) > skipReasonLines {
+			why = append(why[:skipReasonLines-1], cut(strings.Join(why[skipReasonLines-1:], " "), TerminalColumns-2))
+		}
+		lines = append(lines, indent(why, "  ")...)
 		lines = append(lines, cut("    "+skippedIDs(ids), TerminalColumns))
 	}
 	return lines
@@ -193,7 +213,14 @@ func (t Terminal) cause(cause Cause, startUp bool) []string {
 	if ch.Known != "" {
 		word = "KNOWN" // the next line says "known failure: REASON"
 	}
-	head := []string{cut(word+" "+elide.EscapeLine(ch.Heading("")), TerminalColumns)}
+	head := hanging(word+" "+elide.EscapeLine(elide.Head(ch.Heading(""), maxCommandBytes)), "    ") // under the word, apart from the reason
+	if len(head) > headingLines {
+		rest := head[headingLines-1]
+		for _, l := range head[headingLines:] {
+			rest += " " + strings.TrimSpace(l)
+		}
+		head = append(head[:headingLines-1], cut(rest, TerminalColumns))
+	}
 	if ch.Known != "" {
 		head = append(head, cut("  known failure: "+elide.EscapeLine(ch.Known), TerminalColumns))
 	}

@@ -26,7 +26,7 @@ func ExampleTerminal() {
 	//   TOK    1 passed   1 failed   0 skipped
 	//   FB     0 passed   0 failed   1 skipped
 	// skipped 1 check:
-	//   1 check: needs the reference's Go API
+	//   needs the reference's Go API
 	//     FB-6/panicking-comparison
 	// FAILED TOK-2/leading-zero (TOK-2 MUST): TOK: reading refuses choice_01
 	//   the agent reported accepted choice 1 ("production"), want an invalid_response error

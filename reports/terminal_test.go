@@ -194,7 +194,7 @@ func TestTerminalSaysWhyChecksWereSkipped(t *testing.T) {
 	skip := func(id, reason string) reports.Check {
 		return reports.Check{ID: id, Name: "x", Area: "REM", Level: "MUST", State: reports.StateSkipped, SkipReason: reason}
 	}
-	checks = append(checks, skip("REM-1/binary-frame", "the client's transport is not a WebSocket acpconform holds"))
+	checks = append(checks, skip("REM-1/binary-frame", "the client speaks to its agent through acpconform bridge (stdio): its WebSocket transport is not under test"))
 	for i := range 6 {
 		checks = append(checks, skip(fmt.Sprintf("TOK-9/in-process-%d", i), "needs the reference's Go API\x1b[2J"))
 	}
@@ -204,8 +204,8 @@ func TestTerminalSaysWhyChecksWereSkipped(t *testing.T) {
 	checks = append(checks, reports.Check{ID: "TOK-3/deselected", Name: "y", Area: "TOK", State: reports.StateDeselected})
 	out, _ := printed(t, reports.Run{Subject: "s", Checks: checks}, nil, false)
 	for _, want := range []string{
-		"skipped 13 checks:\n  6 checks: needs the reference's Go API\\x1b[2J\n    TOK-9/in-process-0, TOK-9/in-process-1, TOK-9/in-process-2, TOK-9/in-process-3 and 2 more\n",
-		"  1 check: the client's transport is not a WebSocket acpconform holds\n    REM-1/binary-frame\n",
+		"skipped 13 checks:\n  needs the reference's Go API\\x1b[2J\n    TOK-9/in-process-0, TOK-9/in-process-1, TOK-9/in-process-2, TOK-9/in-process-3 and 2 more\n",
+		"  the client speaks to its agent through acpconform bridge (stdio): its WebSocket transport is not\n  under test\n    REM-1/binary-frame\n",
 		"  and 3 more for 3 other reasons: report.json has each one's skipReason\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -244,21 +244,21 @@ func TestTerminalCallsAStaleBaselineTheBaselines(t *testing.T) {
 }
 
 // TestTerminalSaysWhyARunReachedNoVerdict: a run that could not run says
-// its diagnosis on stderr too, wrapped and bounded.
+// its diagnosis on stderr too, its first line whole, bounded.
 func TestTerminalSaysWhyARunReachedNoVerdict(t *testing.T) {
-	diagnosis := "the agent exited with status 1 before it answered initialize\n" + strings.Repeat("stderr line "+strings.Repeat("y", 300)+"\n", 100)
+	diagnosis := "the agent exited with status 1 before it answered initialize: " + strings.Repeat("z", 200) + "\n" + strings.Repeat("stderr line "+strings.Repeat("y", 100)+"\n", 100)
 	run := reports.Run{Subject: "my-agent", Verdict: reports.CouldNotRun, Reason: "it exited", Checks: []reports.Check{reports.StartUp("my-agent", "agent", diagnosis)}}
 	_, errs := printed(t, run, nil, false)
-	if !strings.HasPrefix(errs, "acpconform agent: could not run: the agent exited with status 1 before it answered initialize\n") {
-		t.Errorf("stderr:\n%s", errs)
+	if !strings.HasPrefix(errs, "acpconform agent: could not run: the agent exited with status 1 before it answered initialize: "+strings.Repeat("z", 200)+"\n  stderr line yyy") {
+		t.Errorf("stderr:\n%.2000s", errs)
 	}
 	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
-	if len(lines) > 20 || !strings.Contains(errs, "more lines: the reports have them]") {
-		t.Errorf("stderr is %d lines, want at most 20 saying the reports have the rest:\n%s", len(lines), errs)
+	if len(lines) > 21 || !strings.Contains(errs, "more lines]") {
+		t.Errorf("stderr is %d lines, want at most 21 saying how many more there were:\n%.2000s", len(lines), errs)
 	}
-	for _, l := range lines[1:] {
-		if n := utf8.RuneCountInString(l); n > reports.TerminalColumns {
-			t.Errorf("a line of %d columns: %.200s", n, l)
+	for _, l := range lines {
+		if len(l) > 600 {
+			t.Errorf("a line of %d bytes: %.200s", len(l), l)
 		}
 	}
 }

@@ -13,6 +13,10 @@ import (
 	"github.com/acpconform/acpconform/reports"
 )
 
+// words is text with each run of white space one space: what it says,
+// however the terminal wrapped it.
+func words(text string) string { return strings.Join(strings.Fields(text), " ") }
+
 // progressClock is the time since the run began that leads each progress
 // line: [01:05].
 var progressClock = regexp.MustCompile(`^\[\d\d:\d\d\]$`)
