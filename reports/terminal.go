@@ -23,16 +23,16 @@ const (
 
 // Sections of a cause, each held to its share of TerminalLines.
 const (
-	headingLines    = 3  // the first check's ID, rules and name, wrapped
-	reasonLines     = 15 // the first check's reason, wrapped
-	messageLines    = 4  // what the subject said, when its checks differ
-	stderrLines     = 5  // the end of the subject's stderr
-	listedChecks    = 10 // lines listing the other checks of a cause
-	maxSkipReasons  = 5  // skip reasons the summary lists
-	skipReasonLines = 3  // of each, wrapped
-	diagnosisLines  = 20  // of a run's start-up diagnosis, on stderr
-	diagnosisBytes  = 500 // of each of its lines
-	maxCommandBytes = 1000
+	headingLines    = 3    // the first check's ID, rules and name, wrapped
+	reasonLines     = 15   // the first check's reason, wrapped
+	messageLines    = 4    // what the subject said, when its checks differ
+	stderrLines     = 5    // the end of the subject's stderr
+	listedChecks    = 10   // lines listing the other checks of a cause
+	maxSkipReasons  = 5    // skip reasons the summary lists
+	skipReasonLines = 3    // of each, wrapped
+	diagnosisLines  = 20   // of a run's start-up diagnosis, on stderr
+	diagnosisBytes  = 500  // of each of its lines
+	maxCommandBytes = 1000 // a command to paste, or a line of the reports' own
 )
 
 // Terminal prints what a run says to people, on a terminal or in a CI
@@ -83,8 +83,8 @@ func (t Terminal) Summary(run Run, written []string, baselineWritten string) {
 	}
 	if t.Baseline != nil {
 		fmt.Fprintf(&b, "baseline %s: %d known %s\n", elide.EscapeLine(t.Baseline.File()), totals.Known, plural(totals.Known, "failure", "failures"))
-		if m := t.Baseline.Judge(run.Checks).Migration(t.Baseline.File()); m != "" {
-			t.say(m, TerminalLines)
+		if m := t.Baseline.Judge(run.Checks).Migration(t.Baseline.File()); m != "" && t.Err != nil {
+			fmt.Fprintf(elide.NewWriter(t.Err), "acpconform %s: %s\n", t.Command, elide.EscapeLine(m))
 		}
 	}
 	news := 0
@@ -111,19 +111,19 @@ func (t Terminal) Summary(run Run, written []string, baselineWritten string) {
 	}
 	_, _ = io.WriteString(elide.NewWriter(t.Out), b.String()) // a closed stdout (| head) must not stop the rest
 	if run.Verdict != Conformant && run.Verdict != NotConformant {
-		t.say(string(run.Verdict)+": "+diagnosis(run), diagnosisLines)
+		t.say(string(run.Verdict) + ": " + diagnosis(run))
 	}
 }
 
-// say writes a message to Err, named after the command: its first line
-// whole, for scripts and people who search for it, the rest (a start-up
-// diagnosis's) indented under it, at most most lines in all and
-// diagnosisBytes each.
-func (t Terminal) say(s string, most int) {
+// say writes a message to Err, named after the command: its lines as
+// they are, not wrapped, for scripts and people who search them, the
+// later ones (a start-up diagnosis's) indented, at most diagnosisLines of
+// at most diagnosisBytes.
+func (t Terminal) say(s string) {
 	if t.Err == nil {
 		return
 	}
-	text := strings.ReplaceAll(elide.Lines(strings.TrimSpace(s), most, diagnosisBytes), "\n", "\n  ")
+	text := strings.ReplaceAll(elide.Lines(strings.TrimSpace(s), diagnosisLines, diagnosisBytes), "\n", "\n  ")
 	_, _ = io.WriteString(elide.NewWriter(t.Err), "acpconform "+t.Command+": "+text+"\n")
 }
 
@@ -149,9 +149,9 @@ func diagnosis(run Run) string {
 
 // skipLines says why checks were skipped, each reason (wrapped) with the
 // IDs of the checks it skipped under it, the reasons that skipped most
-// first: a skipped
-// check never counts as passed, so the reader is told what was not
-// checked. Deselected checks are the user's own choice, and not listed.
+// first: a skipped check never counts as passed, so the reader is told
+// what was not checked. Deselected checks are the user's own choice, and
+// not listed.
 func skipLines(checks []Check) []string {
 	var reasons []string
 	skipped := map[string][]string{}
