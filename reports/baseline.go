@@ -11,13 +11,15 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/internal/inputfile"
 )
 
 // Baseline lists known failures, each with its reason, so that a pull
 // request fails only on new ones. Like connect-conformance's known-failing
-// lists, it goes stale loudly: a listed check that passes fails the run, and
-// so does an entry that names no check.
+// lists, it goes stale loudly: a listed check that passes fails the job,
+// and so does an entry that names no check; the verdict stays the
+// subject's (see [Run.ExitCode]).
 //
 //	# acpconform baseline: known failures of my-agent
 //	known:
@@ -35,6 +37,12 @@ type Known struct {
 	line   int
 }
 
+// todo starts the reason --write-baseline writes for a failure the
+// baseline did not know: LoadBaseline refuses it until someone says why
+// the check may fail, so that a baseline is never a list of failures
+// nobody looked at.
+const todo = "TODO:"
+
 // yamlLine is the decoder's "line N: " in front of a reason.
 var yamlLine = regexp.MustCompile(`^line (\d+): `)
 
@@ -44,7 +52,8 @@ const maxBaseline = 16 << 20
 
 // LoadBaseline reads a baseline file (a regular file of at most
 // maxBaseline bytes, never waiting on a FIFO), reporting every problem with file,
-// line and reason.
+// line and reason: an entry without a check or a reason, a check listed
+// twice, and a reason still "TODO: ...", as --write-baseline writes it.
 func LoadBaseline(path string) (*Baseline, error) {
 	data, err := inputfile.Read(path, maxBaseline)
 	if err != nil {
@@ -82,6 +91,8 @@ func LoadBaseline(path string) (*Baseline, error) {
 			errs = append(errs, fmt.Errorf("%s:%d: an entry without a check", path, k.line))
 		case strings.TrimSpace(k.Reason) == "":
 			errs = append(errs, fmt.Errorf("%s:%d: %q has no reason: say why it is allowed to fail", path, k.line, k.Check))
+		case strings.HasPrefix(strings.TrimSpace(k.Reason), todo):
+			errs = append(errs, fmt.Errorf("%s:%d: %q has the reason --write-baseline left to replace, %q: say why it is allowed to fail", path, k.line, k.Check, elide.Head(k.Reason, 200)))
 		case seen[k.Check] > 0:
 			errs = append(errs, fmt.Errorf("%s:%d: %q is listed already on line %d", path, k.line, k.Check, seen[k.Check]))
 		}
@@ -163,8 +174,9 @@ func (v Judgement) Migration(file string) string {
 		file, len(v.Renamed), plural(len(v.Renamed), "entry names", "entries name"), plural(len(v.Renamed), "it", "them"), strings.Join(ids, ", "))
 }
 
-// Problems describes what fails the run: new MUST failures, stale and
-// unknown entries. SHOULD failures never fail it.
+// Problems describes what is wrong, a line each: new MUST failures, which
+// are the subject's, then stale and unknown entries, which are the
+// baseline's (see [Decide]). SHOULD failures are never a problem.
 func (v Judgement) Problems(file string) []string {
 	var out []string
 	for _, c := range v.New {
@@ -203,8 +215,9 @@ func (b *Baseline) File() string {
 }
 
 // WriteBaseline writes the failures among checks as a baseline, keyed by
-// check ID with the check's title as a comment, each with a reason to fill
-// in.
+// check ID with the check's title as a comment: a known failure with its
+// reason (Check.Known), a new one with a reason to replace ("TODO: ...",
+// which LoadBaseline refuses until it is).
 func WriteBaseline(path, subject string, checks []Check) error {
 	var failed []Check
 	for _, c := range checks {
@@ -216,7 +229,11 @@ func WriteBaseline(path, subject string, checks []Check) error {
 	list := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, c := range failed {
 		item := &yaml.Node{Kind: yaml.MappingNode, HeadComment: c.Name}
-		for _, kv := range [][2]string{{"check", c.Key()}, {"reason", "TODO: say why " + strings.Join(c.Rules, " ") + " fails"}} {
+		reason := c.Known
+		if reason == "" {
+			reason = todo + " say why " + strings.Join(c.Rules, " ") + " fails"
+		}
+		for _, kv := range [][2]string{{"check", c.Key()}, {"reason", reason}} {
 			item.Content = append(item.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[0]}, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[1]})
 		}
 		list.Content = append(list.Content, item)
@@ -229,7 +246,7 @@ func WriteBaseline(path, subject string, checks []Check) error {
 	if err != nil {
 		return err
 	}
-	header := fmt.Sprintf("# acpconform baseline: known failures of %s.\n# Give each a reason; a listed check that passes fails the run until removed.\n", subject)
+	header := fmt.Sprintf("# acpconform baseline: known failures of %s.\n# Replace each TODO with why the check may fail: acpconform refuses a\n# baseline with a TODO left. A listed check that passes fails the job\n# (exit 7) until it is taken off.\n", subject)
 	return WriteFile(path, func(w io.Writer) error {
 		_, err := io.WriteString(w, header+string(out))
 		return err

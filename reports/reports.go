@@ -134,6 +134,10 @@ type Run struct {
 	// Problems lists what fails the run, a line each: new failures, stale
 	// baseline entries, a broken run.
 	Problems []string
+	// Stale counts the baseline's stale entries among Problems: listed
+	// checks that pass, and entries that name no check of the run. Decide
+	// sets it; report.json has them as problems.
+	Stale int
 }
 
 // Verdict is what a run means.
@@ -148,8 +152,8 @@ const (
 	Interrupted    Verdict = "interrupted"
 )
 
-// Exit codes of the verdicts; usage errors (2) and output errors (6) are
-// the CLI's own.
+// Exit codes of the verdicts and of a stale baseline; usage errors (2)
+// and output errors (6) are the CLI's own.
 const (
 	ExitConformant     = 0
 	ExitNotConformant  = 1
@@ -158,6 +162,9 @@ const (
 	ExitNothingChecked = 4
 	ExitInterrupted    = 5
 	ExitOutput         = 6
+	// ExitStaleBaseline is a conformant run's whose baseline lists checks
+	// that pass, or names checks the run does not have.
+	ExitStaleBaseline = 7
 )
 
 // ExitCode is the process exit code of a verdict.
@@ -199,101 +206,106 @@ func (r Run) Headline() string {
 func FromGinkgo(r types.Report, subject string, selected func(labels []string) bool, interrupted bool) Run {
 	run := Run{Subject: subject, Seconds: r.RunTime.Seconds()}
 	for _, s := range r.SpecReports {
-		if s.LeafNodeType != types.NodeTypeIt {
-			continue
+		if s.LeafNodeType == types.NodeTypeIt {
+			run.Checks = append(run.Checks, checkOf(s, selected, interrupted))
 		}
-		c := Check{
-			Name:     Name(s.ContainerHierarchyTexts, s.LeafNodeText),
-			Seconds:  s.RunTime.Seconds(),
-			Location: relative(s.LeafNodeLocation),
-		}
-		for _, l := range s.Labels() {
-			key, value, ok := strings.Cut(l, ":")
-			if !ok {
-				continue
-			}
-			switch key {
-			case "check": // check:TOK-2:leading-zero
-				c.ID = strings.Replace(value, ":", "/", 1)
-			case "rule":
-				c.Rules = append(c.Rules, value)
-			case "level":
-				c.Level = value
-			case "role":
-				c.Role = value
-			case "area":
-				c.Area = value
-			}
-		}
-		switch {
-		case s.State == types.SpecStatePassed:
-			c.State = StatePassed
-		case s.State == types.SpecStateSkipped || s.State == types.SpecStatePending:
-			c.State, c.SkipReason = StateSkipped, s.Failure.Message
-			switch {
-			case selected != nil && !selected(s.Labels()):
-				c.State, c.SkipReason = StateDeselected, ""
-			case c.SkipReason == "" && interrupted:
-				c.SkipReason = "not run: the run was interrupted"
-			case c.SkipReason == "":
-				c.SkipReason = "not run"
-			}
-		case s.State == types.SpecStateInterrupted:
-			c.State = StateInterrupted
-		case DidNotStart(s):
-			c.State = StateError
-		default:
-			c.State = StateFailed
-		}
-		failure := s.Failure
-		ses1 := hasEntry(s, EntrySES1)
-		if s.NumAttempts > 1 && len(s.AdditionalFailures) > 0 {
-			first := s.AdditionalFailures[0].Failure
-			first.Message = WithoutAttempt(first.Message)
-			switch {
-			case ses1:
-				c.Rules = append(c.Rules, "SES-1")
-				c.Level = "MUST" // whatever the check's own level: SES-1 is a MUST
-				c.Rerun = "it failed on a connection shared with earlier checks, and passed on a fresh one: a failure of SES-1, not a pass"
-			case s.State.Is(types.SpecStateFailureStates) && s.Failure.Message == first.Message:
-				failure = first // a fresh first attempt's failure, repeated: not run again
-			case s.State.Is(types.SpecStateFailureStates):
-				c.Rerun = "it failed on a connection shared with earlier checks, and failed again on a fresh one (below); on the shared one: " + elide.Head(firstLine(first.Message), 500)
-			}
-		}
-		if s.State.Is(types.SpecStateFailureStates) { // an error's failure says why it did not run
-			s.Failure = failure
-			c.Failure = s.Failure.Message
-			if s.Failure.ForwardedPanic != "" {
-				c.Failure += ": " + s.Failure.ForwardedPanic
-			}
-			if s.State == types.SpecStateTimedout {
-				c.Failure += timedOut(s)
-			}
-			c.Failure = elide.Head(c.Failure, MaxFailure)
-			if s.Failure.Location.FileName != "" && !ses1 {
-				c.Location = relative(s.Failure.Location)
-			}
-		}
-		var transcripts []Transcript
-		for _, e := range s.ReportEntries {
-			switch e.Name {
-			case EntryTranscript:
-				t, ok := e.GetRawValue().(Transcript)
-				if !ok {
-					t = Transcript{Attempt: 1, Text: e.StringRepresentation()}
-				}
-				transcripts = append(transcripts, t)
-			case EntryDiagnostics:
-				c.Diagnostics = elide.Tail(e.StringRepresentation(), MaxStderr)
-			case EntryProcess:
-				c.Process = elide.Head(e.StringRepresentation(), MaxFailure)
-			}
-		}
-		c.Transcript = joinTranscripts(transcripts, c.Rerun != "")
-		run.Checks = append(run.Checks, c)
 	}
 	return run
+}
+
+// checkOf is a check as a run's reports show it, from its spec's report;
+// selected and interrupted are FromGinkgo's.
+func checkOf(s types.SpecReport, selected func(labels []string) bool, interrupted bool) Check {
+	c := Check{
+		Name:     Name(s.ContainerHierarchyTexts, s.LeafNodeText),
+		Seconds:  s.RunTime.Seconds(),
+		Location: relative(s.LeafNodeLocation),
+	}
+	for _, l := range s.Labels() {
+		key, value, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		switch key {
+		case "check": // check:TOK-2:leading-zero
+			c.ID = strings.Replace(value, ":", "/", 1)
+		case "rule":
+			c.Rules = append(c.Rules, value)
+		case "level":
+			c.Level = value
+		case "role":
+			c.Role = value
+		case "area":
+			c.Area = value
+		}
+	}
+	switch {
+	case s.State == types.SpecStatePassed:
+		c.State = StatePassed
+	case s.State == types.SpecStateSkipped || s.State == types.SpecStatePending:
+		c.State, c.SkipReason = StateSkipped, s.Failure.Message
+		switch {
+		case selected != nil && !selected(s.Labels()):
+			c.State, c.SkipReason = StateDeselected, ""
+		case c.SkipReason == "" && interrupted:
+			c.SkipReason = "not run: the run was interrupted"
+		case c.SkipReason == "":
+			c.SkipReason = "not run"
+		}
+	case s.State == types.SpecStateInterrupted:
+		c.State = StateInterrupted
+	case DidNotStart(s):
+		c.State = StateError
+	default:
+		c.State = StateFailed
+	}
+	failure := s.Failure
+	ses1 := hasEntry(s, EntrySES1)
+	if s.NumAttempts > 1 && len(s.AdditionalFailures) > 0 {
+		first := s.AdditionalFailures[0].Failure
+		first.Message = WithoutAttempt(first.Message)
+		switch {
+		case ses1:
+			c.Rules = append(c.Rules, "SES-1")
+			c.Level = "MUST" // whatever the check's own level: SES-1 is a MUST
+			c.Rerun = "it failed on a connection shared with earlier checks, and passed on a fresh one: a failure of SES-1, not a pass"
+		case s.State.Is(types.SpecStateFailureStates) && s.Failure.Message == first.Message:
+			failure = first // a fresh first attempt's failure, repeated: not run again
+		case s.State.Is(types.SpecStateFailureStates):
+			c.Rerun = "it failed on a connection shared with earlier checks, and failed again on a fresh one (below); on the shared one: " + elide.Head(firstLine(first.Message), 500)
+		}
+	}
+	if s.State.Is(types.SpecStateFailureStates) { // an error's failure says why it did not run
+		s.Failure = failure
+		c.Failure = s.Failure.Message
+		if s.Failure.ForwardedPanic != "" {
+			c.Failure += ": " + s.Failure.ForwardedPanic
+		}
+		if s.State == types.SpecStateTimedout {
+			c.Failure += timedOut(s)
+		}
+		c.Failure = elide.Head(c.Failure, MaxFailure)
+		if s.Failure.Location.FileName != "" && !ses1 {
+			c.Location = relative(s.Failure.Location)
+		}
+	}
+	var transcripts []Transcript
+	for _, e := range s.ReportEntries {
+		switch e.Name {
+		case EntryTranscript:
+			t, ok := e.GetRawValue().(Transcript)
+			if !ok {
+				t = Transcript{Attempt: 1, Text: e.StringRepresentation()}
+			}
+			transcripts = append(transcripts, t)
+		case EntryDiagnostics:
+			c.Diagnostics = elide.Tail(e.StringRepresentation(), MaxStderr)
+		case EntryProcess:
+			c.Process = elide.Head(e.StringRepresentation(), MaxFailure)
+		}
+	}
+	c.Transcript = joinTranscripts(transcripts, c.Rerun != "")
+	return c
 }
 
 // timedOut says what Ginkgo's "A spec timeout occurred" leaves out: which
@@ -573,11 +585,15 @@ func NothingAsked(subject, why string) Check {
 // Decide settles the run's verdict and reason. It is the one place that
 // does: interrupted when interruption is set (it says how); could not run
 // when the run's verdict already says so; not conformant when a MUST check
-// failed that the baseline does not list, a baseline entry is stale or
-// names no check, or the run itself broke; could not run when a check did
-// not run because its subject did not start; nothing checked when no MUST
-// check ran; conformant otherwise. SHOULD failures never change it. It
-// marks the known failures and fills Problems.
+// failed that the baseline does not list, or the run itself broke; could
+// not run when a check did not run because its subject did not start;
+// nothing checked when no MUST check ran; conformant otherwise. SHOULD
+// failures never change it, and neither do the baseline's stale entries
+// (a listed check that passes, an entry that names no check of the run):
+// they are the baseline's to fix, not the subject's, so the reason of a
+// conformant run counts them and [Run.ExitCode] fails the job for them
+// with an exit code of their own. It marks the known failures and fills
+// Problems and Stale.
 func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 	v := b.Judge(run.Checks)
 	known := map[string]string{}
@@ -590,23 +606,30 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 		}
 	}
 	run.Problems = v.Problems(b.File())
+	run.Stale = len(v.Stale) + len(v.Unknown)
 	if run.Verdict == CouldNotRun {
-		run.Problems = nil // its one check says it all
+		run.Problems, run.Stale = nil, 0 // its one check says it all
 	}
 	if broke {
 		run.Problems = append(run.Problems, ProblemBroke)
 	}
 	t := Count(run.Checks)
+	newMust := 0
+	for _, c := range v.New {
+		if c.Must() {
+			newMust++
+		}
+	}
 	switch {
 	case interruption != "":
 		run.Verdict, run.Reason = Interrupted, interruption
 	case run.Verdict == CouldNotRun:
 	case run.Verdict == NothingChecked && run.Reason != "": // said already: the agent asked nothing
-	case len(run.Problems) > 0:
+	case newMust > 0 || broke:
 		run.Verdict = NotConformant
-		run.Reason = fmt.Sprintf("%d MUST %s failed", t.MustFailed-t.Known, plural(t.MustFailed-t.Known, "check", "checks"))
-		if t.MustFailed-t.Known == 0 {
-			run.Reason = run.Problems[0]
+		run.Reason = fmt.Sprintf("%d MUST %s failed", newMust, plural(newMust, "check", "checks"))
+		if newMust == 0 {
+			run.Reason = ProblemBroke
 		}
 	case t.Errors > 0:
 		run.Verdict, run.Reason = CouldNotRun, didNotStart(run.Checks, t)
@@ -619,7 +642,21 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 		if t.Known > 0 {
 			run.Reason += fmt.Sprintf(", %d known %s in the baseline", t.Known, plural(t.Known, "failure", "failures"))
 		}
+		if run.Stale > 0 {
+			run.Reason += fmt.Sprintf(", %d stale baseline %s to take off", run.Stale, plural(run.Stale, "entry", "entries"))
+		}
 	}
+}
+
+// ExitCode is the process exit code of a settled run (see [Decide]): its
+// verdict's, but ExitStaleBaseline for a conformant run whose baseline
+// has stale entries, so that CI fails until they are taken off, without
+// calling the subject what it is not.
+func (r Run) ExitCode() int {
+	if r.Verdict == Conformant && r.Stale > 0 {
+		return ExitStaleBaseline
+	}
+	return r.Verdict.ExitCode()
 }
 
 // didNotStart says why a run with checks that could not run is never

@@ -179,8 +179,24 @@ func TestDecideWithABaseline(t *testing.T) {
 	fixed.SpecReports[1].State, fixed.SpecReports[1].Failure = types.SpecStatePassed, types.Failure{}
 	r = run(fixed)
 	reports.Decide(&r, b, "", false)
-	if r.Verdict != reports.NotConformant || len(r.Problems) != 1 || !strings.Contains(r.Problems[0], "stale") {
-		t.Errorf("a fixed known failure: %s, problems %q", r.Verdict, r.Problems)
+	// A stale entry is the baseline's problem, not the subject's: the
+	// run is conformant, says so, and exits 7.
+	if r.Verdict != reports.Conformant || len(r.Problems) != 1 || !strings.Contains(r.Problems[0], "stale") || r.Stale != 1 {
+		t.Errorf("a fixed known failure: %s, %d stale, problems %q", r.Verdict, r.Stale, r.Problems)
+	}
+	if !strings.Contains(r.Reason, "1 stale baseline entry to take off") || r.ExitCode() != reports.ExitStaleBaseline || r.Verdict.ExitCode() != reports.ExitConformant {
+		t.Errorf("a fixed known failure: %q, exit %d", r.Reason, r.ExitCode())
+	}
+
+	// A new MUST failure beside a stale entry is the subject's: not
+	// conformant, exit 1.
+	both := sample()
+	both.SpecReports[4].State, both.SpecReports[4].Failure = types.SpecStatePassed, types.Failure{}
+	both.SpecReports[0].State, both.SpecReports[0].Failure = types.SpecStateFailed, types.Failure{Message: "got choice_1"}
+	r = run(both)
+	reports.Decide(&r, b, "", false)
+	if r.Verdict != reports.NotConformant || r.ExitCode() != reports.ExitNotConformant || r.Reason != "1 MUST check failed" {
+		t.Errorf("a new failure and a stale entry: %s because %q, exit %d", r.Verdict, r.Reason, r.ExitCode())
 	}
 }
 
@@ -473,9 +489,28 @@ func TestBaselinesNameChecksByIDAndStillByName(t *testing.T) {
 			t.Errorf("the written baseline lacks %q:\n%s", want, data)
 		}
 	}
+	// Its TODO reasons are refused, each at its line, until replaced.
+	_, err = reports.LoadBaseline(written)
+	for _, want := range []string{written + ":13: \"TOK-2/leading-zero\" has the reason --write-baseline left to replace, \"TODO: say why TOK-2 fails\"", written + ":10: ", written + ":7: "} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("a baseline of TODO reasons: %v; want %q", err, want)
+		}
+	}
+	if err := os.WriteFile(written, []byte(strings.ReplaceAll(string(data), "TODO: ", "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	again, err := reports.LoadBaseline(written)
 	if err != nil || len(again.Judge(checks).Known) != 3 || again.Judge(checks).Migration(written) != "" {
 		t.Errorf("the written baseline does not read back as knowing the 3 failures by ID: %v\n%s", err, data)
+	}
+	// Written again from a run that knew some failures, it keeps their
+	// reasons: only the new one is a TODO.
+	if err := reports.WriteBaseline(written, "sample", r.Checks); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = os.ReadFile(written)
+	if n := strings.Count(string(data), "TODO: "); n != 1 || !strings.Contains(string(data), "reason: until 2.0\n") || !strings.Contains(string(data), "reason: old style\n") {
+		t.Errorf("a baseline written from known failures has %d TODO reasons, want 1, and the known reasons:\n%s", n, data)
 	}
 	empty := filepath.Join(dir, "empty.yaml")
 	if err := reports.WriteBaseline(empty, "sample", nil); err != nil {

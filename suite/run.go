@@ -32,19 +32,18 @@ type Config struct {
 	// Timeout bounds the whole run; zero means no bound. When it passes, the
 	// check at hand is interrupted and the rest are not run.
 	Timeout time.Duration
-	// Verbose has Ginkgo print every spec as it runs, and the transcripts of
-	// failures, to Output.
-	Verbose bool
-	// Output gets Ginkgo's own report; nil discards it (the caller prints
-	// its own summary).
-	Output io.Writer
-	// NoColor turns off the colours of Ginkgo's output.
-	NoColor bool
-	// Progress, when set, gets a line for each contract area as its last
-	// check finishes, and a line when nothing was said for Heartbeat.
+	// Progress, when set, gets the run's progress (see [reports.Progress]):
+	// a line for each contract area as its last check finishes, and a line
+	// when nothing was said for Heartbeat. Ginkgo's own output is never
+	// shown: the caller prints the run's summary.
 	Progress io.Writer
+	// Verbose adds to Progress a line for each check as it ends.
+	Verbose bool
+	// Began is when the run began, which progress counts its time from;
+	// zero means when the checks begin.
+	Began time.Time
 	// Heartbeat is how long Progress may stay silent while a check runs;
-	// zero means DefaultHeartbeat.
+	// zero means reports.DefaultHeartbeat.
 	Heartbeat time.Duration
 	// DryRun walks the catalogue without running a check, to list it.
 	DryRun bool
@@ -87,12 +86,12 @@ func Run(cfg Config, define func()) types.Report {
 	// shuffles only the top level. Each catalogue is an ordered container
 	// of its own (scenarios.Catalogue).
 	ginkgo.Describe("", define)
-	// Ginkgo's default reporter writes to this writer; it is Ginkgo's own
-	// setting, so no file descriptor needs redirecting.
-	formatter.ColorableStdOut = cfg.Output
-	if cfg.Output == nil {
-		formatter.ColorableStdOut = io.Discard
-	}
+	// Ginkgo's default reporter writes to this writer, and its output is
+	// the test framework's, not a report for acpconform's users (spec
+	// locations, retries, hints for ginkgo's CLI): the run's progress and
+	// summary say what happened. It is Ginkgo's own setting, so no file
+	// descriptor needs redirecting.
+	formatter.ColorableStdOut = io.Discard
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = cfg.LabelFilter
 	suiteConfig.RandomSeed = 1 // the catalogue's own order, run after run
@@ -101,9 +100,8 @@ func Run(cfg Config, define func()) types.Report {
 		suiteConfig.Timeout = cfg.Timeout
 	}
 	suiteConfig.DryRun = cfg.DryRun
-	reporterConfig.Succinct = !cfg.Verbose
-	reporterConfig.Verbose = cfg.Verbose
-	reporterConfig.NoColor = cfg.NoColor
+	reporterConfig.Succinct = true
+	reporterConfig.NoColor = true
 	description := "acpconform: " + cfg.Subject.Name()
 	if cfg.Shard.Count > 0 {
 		// A preview walks the tree without running it: the checks it
@@ -116,15 +114,15 @@ func Run(cfg Config, define func()) types.Report {
 		}
 	}
 	if cfg.Progress != nil {
-		p := newProgress(cfg.Progress, cfg.Heartbeat)
+		p := reports.NewProgress(cfg.Progress, cfg.Began, cfg.Heartbeat, cfg.Verbose)
 		// A preview walks the same tree without running it, so progress
 		// knows how many checks of each area the run will execute. The
 		// nodes below come after it: the preview must not run them.
-		p.expect(ginkgo.PreviewSpecs(description, suiteConfig, reporterConfig))
-		ginkgo.ReportBeforeSuite(p.begin)
-		ginkgo.ReportBeforeEach(p.started)
-		ginkgo.ReportAfterEach(p.spec)
-		ginkgo.ReportAfterSuite("acpconform progress", p.end)
+		p.Expect(ginkgo.PreviewSpecs(description, suiteConfig, reporterConfig))
+		ginkgo.ReportBeforeSuite(p.Begin)
+		ginkgo.ReportBeforeEach(p.Started)
+		ginkgo.ReportAfterEach(p.Finished)
+		ginkgo.ReportAfterSuite("acpconform progress", p.End)
 	}
 	ginkgo.ReportAfterSuite("acpconform report", func(r types.Report) { report = r })
 	if cfg.OnStart != nil {

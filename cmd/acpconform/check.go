@@ -93,8 +93,8 @@ func (f *checkFlags) registerReports(fs *pflag.FlagSet) {
 	fs.StringVar(&f.html, "html", "", "write the HTML report, one page with each failure's transcript drawn as a sequence diagram, to `FILE` (- for stdout, \"\" for none); without --html, report.html beside the JSON report, none when that is \"\" or -")
 	f.htmlFlag = fs.Lookup("html")
 	fs.StringVar(&f.baseline, "baseline", "", "known failures, each with a reason (YAML `FILE`): only new failures fail the run, and a listed check that passes is stale")
-	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write the run's failures as a baseline to `FILE`")
-	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every check as it runs, and the transcripts of failures")
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write the run's failures as a baseline to `FILE`: a known failure keeps its reason, a new one gets a TODO reason to replace (--baseline refuses a TODO)")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every check as it ends, and the end of each failure's transcript and of the subject's stderr")
 }
 
 // wire is the connection options the size flags set.
@@ -269,10 +269,11 @@ type checking struct {
 	// areasSaid says the run's progress already printed a line per area,
 	// so that the summary does not print them again.
 	areasSaid bool
+	started   time.Time // when the run began: progress counts from it
 }
 
-// forPeople has what c writes for people to read (the summary, progress,
-// messages and Ginkgo's output with -v) escaped on its way, since it shows
+// forPeople has what c writes for people to read (the summary, progress
+// and messages) escaped on its way, since it shows
 // what subjects said (see elide.Escape): nothing a subject writes moves
 // the cursor or changes the terminal. Reports on stdout go as they are.
 func (c *checking) forPeople() *checking {
@@ -333,6 +334,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 		outputErr = err
 	}
 	started := time.Now()
+	c.started = started
 	run := reports.Run{Subject: s.name}
 	if preflight {
 		for _, subject := range s.list {
@@ -399,15 +401,9 @@ func (c *checking) catalogue() reports.Run {
 	if deadline, ok := c.ctx.Deadline(); ok {
 		cfg.Timeout = time.Until(deadline)
 	}
-	if !cfg.Verbose { // -v has Ginkgo say more
-		cfg.Progress = c.stderr
-		c.areasSaid = true
-	}
+	cfg.Progress, cfg.Began = c.stderr, c.started // with -v, a line for each check too
+	c.areasSaid = true
 	cfg.OnStart = func() { fmt.Fprintf(c.stderr, "acpconform: checking %s\n", c.name) }
-	if cfg.Verbose {
-		cfg.Output = c.stderr // Ginkgo's spec by spec; stdout keeps the summary
-		cfg.NoColor = true    // colours are escape sequences: c.stderr escapes them
-	}
 	var dealt []string // nil unless a shard's run deals its share
 	cfg.OnDeal = func(ids []string) { dealt = ids }
 	o := c.o
@@ -530,10 +526,10 @@ func (c *checking) finish(run reports.Run, outputErr error) int {
 	}
 	errs = append(errs, appendStepSummary(run))
 	c.print(run, written, baselineWritten)
-	code := run.Verdict.ExitCode()
+	code := run.ExitCode()
 	if err := errors.Join(errs...); err != nil {
 		fmt.Fprintf(c.stderr, "acpconform %s: %v\n", c.cmd, err)
-		if code == exitOK || code == reports.ExitNothingChecked {
+		if code == exitOK || code == reports.ExitNothingChecked || code == reports.ExitStaleBaseline {
 			code = exitOutput
 		}
 	}
@@ -583,175 +579,54 @@ func interruptedReason(ctx context.Context, run reports.Run) string {
 	return why
 }
 
-// print prints the summary: the verdict, totals, a line per area, every
-// failure, the baseline's judgement, and the files written.
+// print prints the summary (see [reports.Terminal]): the verdict, totals,
+// a line per area, why checks were skipped, every cause of failures, the
+// baseline's judgement, and the files written.
 func (c *checking) print(run reports.Run, written []string, baselineWritten bool) {
-	var b bytes.Buffer
-	t := reports.Count(run.Checks)
-	// c.stdout escapes control characters; a text of one line goes on one
-	// line (elide.EscapeLine), and a text of several is indented, so that
-	// none of it reads as a line of acpconform's.
-	line := elide.EscapeLine
-	fmt.Fprintf(&b, "acpconform: %s%s: %d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n",
-		line(run.Subject), run.ShardNote(), t.Passed, t.Failed, t.MustFailed, t.Skipped, t.Deselected, run.Seconds)
-	for _, a := range reports.ByArea(run.Checks, suite.Areas()) {
-		if !c.areasSaid { // else the progress said each area as it ended
-			fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", line(a.Name), a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
-		}
-	}
-	for _, cause := range reports.Causes(run.Checks) {
-		c.printFailure(&b, cause, run.Verdict == reports.CouldNotRun)
-	}
-	if c.baseline != nil {
-		fmt.Fprintf(&b, "baseline %s: %d known failures\n", c.baseline.File(), t.Known)
-		if m := c.baseline.Judge(run.Checks).Migration(c.baseline.File()); m != "" {
-			fmt.Fprintf(c.stderr, "acpconform %s: %s\n", c.cmd, m)
-		}
-	}
-	news := 0
-	for _, p := range run.Problems {
-		if strings.HasPrefix(p, "new failure:") {
-			news++
-		}
-	}
-	for _, p := range run.Problems {
-		if strings.HasPrefix(p, "new failure:") && (c.baseline == nil || news > 1) {
-			continue // listed above, by cause
-		}
-		fmt.Fprintf(&b, "  %s\n", line(elide.Head(p, 1000)))
-	}
-	if c.baseline != nil && news > 1 {
-		fmt.Fprintf(&b, "  %d new failures of MUST checks: above, by cause\n", news)
-	}
-	fmt.Fprintf(&b, "acpconform: %s: %s\n", line(run.Headline()), line(run.Reason))
-	if len(written) > 0 {
-		fmt.Fprintf(&b, "reports: %s\n", strings.Join(written, " "))
-	}
+	t := reports.Terminal{Out: c.stdout, Err: c.stderr, Command: c.cmd, Areas: suite.Areas(),
+		Verbose: c.cfg.Verbose, AreasSaid: c.areasSaid, Baseline: c.baseline}
+	wrote := ""
 	if baselineWritten {
-		fmt.Fprintf(&b, "baseline: %s\n", c.f.writeBaseline)
+		wrote = c.f.writeBaseline
 	}
-	_, _ = c.stdout.Write(b.Bytes()) // a closed stdout (| head) must not stop the rest
-	if run.Verdict != reports.Conformant && run.Verdict != reports.NotConformant {
-		fmt.Fprintf(c.stderr, "acpconform %s: %s: %s\n", c.cmd, run.Verdict, strings.ReplaceAll(elide.Lines(failureOf(run), 20, 500), "\n", "\n  "))
-	}
+	t.Summary(run, written, wrote)
 }
 
-// Bounds of a failure in the terminal: the reports keep more.
-const (
-	failureLines = 30
-	lineBytes    = 400
-)
-
-// printFailure explains a cause of failures (see [reports.Cause]) as its
-// first check shows it: what it checks, the whole reason (bounded), what a
-// timeout followed, how the subject's process ended and its last words,
-// and two lines to go further: the command that runs it again, and the
-// rule. A cause that failed several checks then lists them, each with the
-// command that runs it again, instead of repeating all that for each.
-func (c *checking) printFailure(b *bytes.Buffer, cause reports.Cause, startUp bool) {
-	ch := cause.Checks[0]
-	word := ch.Word()
-	if ch.Known != "" {
-		word = "KNOWN" // the next line says "known failure: REASON"
-	}
-	// b goes to c.stdout, which escapes control characters; a text of
-	// one line goes on one line, a text of several is indented.
-	line := elide.EscapeLine
-	fmt.Fprintf(b, "%s %s\n", word, line(elide.Head(ch.Heading(""), 400)))
-	if ch.Known != "" {
-		fmt.Fprintf(b, "  known failure: %s\n", line(elide.Head(ch.Known, lineBytes)))
-	}
-	fmt.Fprintf(b, "  %s\n", strings.ReplaceAll(elide.Lines(strings.TrimSpace(ch.Failure), failureLines, lineBytes), "\n", "\n  "))
-	if note := cause.Note(); note != "" {
-		fmt.Fprintf(b, "  %s\n", line(elide.Head(note, 1000)))
-	}
-	if msgs := cause.Messages(); msgs != nil {
-		fmt.Fprintf(b, "  its checks quote the subject saying different things, each maybe a fix of its own:\n")
-		for _, m := range msgs {
-			fmt.Fprintf(b, "  - %s\n", line(elide.Head(m, 1000)))
-		}
-	}
-	if ch.Process != "" {
-		fmt.Fprintf(b, "  the subject's process %s\n", line(ch.Process))
-	}
-	one := len(cause.Checks) == 1
-	if ch.Rerun != "" && one {
-		fmt.Fprintf(b, "  run again: %s\n", line(elide.Head(ch.Rerun, 1000)))
-	}
-	if tail := lastStderrLines(ch.Diagnostics, 5); tail != "" && (ch.Process != "" || c.cfg.Verbose) && !startUp {
-		fmt.Fprintf(b, "  its stderr ends:\n    %s\n", strings.ReplaceAll(tail, "\n", "\n    "))
-	}
-	if c.cfg.Verbose && ch.Transcript != "" {
-		of := ""
-		if !one {
-			of = " of " + line(elide.Head(ch.Label(""), 400))
-		}
-		fmt.Fprintf(b, "  transcript%s:\n    %s\n", of, strings.ReplaceAll(strings.TrimSpace(elide.Tail(ch.Transcript, 16<<10)), "\n", "\n    "))
-	}
-	if one {
-		if ch.Again != "" {
-			fmt.Fprintf(b, "  run it again: %s\n", line(ch.Again))
-		}
-		if len(ch.Rules) > 0 {
-			fmt.Fprintf(b, "  the rule:     acpconform explain %s\n", line(ch.Rules[0]))
-		}
-		return
-	}
-	again := ""
-	if ch.Again != "" {
-		again = "; the command after each runs it again"
-	}
-	fmt.Fprintf(b, "  the same cause failed %d checks%s (the reports have each one's failure):\n", len(cause.Checks), again)
-	for _, o := range cause.Checks {
-		label := elide.Head(o.Label(""), 400)
-		if o.Again != "" {
-			label += ": " + o.Again
-		}
-		fmt.Fprintf(b, "    %s\n", line(label))
-		if o.Rerun != "" {
-			fmt.Fprintf(b, "      run again: %s\n", line(elide.Head(o.Rerun, 1000)))
-		}
-	}
-	if len(ch.Rules) > 0 {
-		fmt.Fprintf(b, "  the rules:    acpconform explain %s, and so on for each rule above\n", line(ch.Rules[0]))
-	}
-}
-
-// againLine is the command line that runs ch again, "" when there is none
-// (a check without an ID, or acpconform merge).
+// againLine is the command line that runs ch again, alone, "" when there
+// is none (a check without an ID, or acpconform merge). In a run of
+// several subjects of one role (acpconform run's two relays), a check ID
+// names a check of each, so the line selects ch's subject too.
 func (c *checking) againLine(ch reports.Check) string {
 	if ch.ID == "" || len(c.again) == 0 {
 		return ""
 	}
-	line := make([]string, len(c.again))
-	for i, w := range c.again {
-		line[i] = strings.ReplaceAll(w, "{check}", ch.ID)
+	var line []string
+	for _, w := range c.again {
+		line = append(line, strings.ReplaceAll(w, "{check}", ch.ID))
+		if w == "{check}" {
+			if label := c.subjectOf(ch); label != "" {
+				line = append(line, "--label-filter", label)
+			}
+		}
 	}
 	return bridge.CommandLine(line)
 }
 
-// failureOf is what to say on stderr about a run that did not reach a
-// verdict of conformance: its start-up diagnosis, or its reason.
-func failureOf(run reports.Run) string {
-	if run.Verdict == reports.CouldNotRun && len(run.Checks) == 1 {
-		return run.Checks[0].Failure
+// subjectOf is the label of ch's subject (see catalogues), "" when the
+// run has no other subject of its role: the check's name starts with its
+// subject's.
+func (c *checking) subjectOf(ch reports.Check) string {
+	roles := map[suite.Role]int{}
+	for _, s := range c.subjects {
+		roles[s.Role()]++
 	}
-	return run.Reason
-}
-
-// lastStderrLines is the end of a subject's stderr, a few lines.
-func lastStderrLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
-	if len(lines) == 1 && lines[0] == "" {
-		return ""
+	label, longest := "", 0
+	for i, s := range c.subjects {
+		if string(s.Role()) == ch.Role && roles[s.Role()] > 1 && strings.HasPrefix(ch.Name, s.Name()+" ") && len(s.Name()) > longest {
+			label, longest = subjectLabel(i), len(s.Name())
+		}
 	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	for i, l := range lines {
-		lines[i] = elide.Head(l, 300)
-	}
-	return strings.Join(lines, "\n")
+	return label
 }
 
 func firstLine(s string) string {

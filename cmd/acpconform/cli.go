@@ -181,11 +181,12 @@ combines the reports of a run's shards, exits with one of:
   0  conformant: at least one MUST check ran, and none failed (SHOULD
      failures are reported, never fatal; a skipped check never counts as
      passed)
-  1  not conformant: a MUST check failed; with --baseline, a failure the
-     baseline does not list, a stale entry, or an entry naming no check
+  1  not conformant: a MUST check failed; with --baseline, one the
+     baseline does not list
   2  usage error: an unknown flag or a value out of range, a malformed URL,
-     an empty command, a malformed script or baseline, or report files
-     another run is writing; one line says which
+     an empty command, a malformed script or baseline (a reason still the
+     TODO --write-baseline wrote included), or report files another run is
+     writing; one line says which
   3  could not run: the subject did not start, connect, or answer initialize
      within --startup-timeout; the message says what it did instead, with
      the end of its stderr; or acpconform's own environment (such as a
@@ -196,7 +197,11 @@ combines the reports of a run's shards, exits with one of:
   5  interrupted: SIGINT, SIGTERM, SIGHUP or --timeout, in any phase; the
      reports are still written
   6  a report, the baseline or the step summary could not be written
+  7  conformant, but the --baseline is stale: it lists a check that passes
+     now, or names no check of the run; take those entries off (the
+     verdict is the subject's, the stale entries the baseline's)
 
-When several apply, the first in the order 2, 5, 3, 1, 6, 4, 0 is the code.
+When several apply, the first in the order 2, 5, 3, 1, 6, 7, 4, 0 is the
+code.
 Other commands exit 0 when they did their job, 2 on a usage error, and say
 in their help what else they return.`

@@ -24,6 +24,7 @@ func TestReportsOfRealRunsAreActionable(t *testing.T) {
 	broken := []string{"client", "--", bin, "reference-client", "--broken", "wrong-token"}
 	baseline := filepath.Join(t.TempDir(), "baseline.yaml")
 	expectCode(t, acpconform(t, nil, append([]string{broken[0], "--write-baseline", baseline}, broken[1:]...)...), 1)
+	giveReasons(t, baseline)
 	for _, tc := range []struct {
 		name  string
 		args  []string

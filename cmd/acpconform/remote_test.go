@@ -48,13 +48,14 @@ func TestRelayChecksTheMirror(t *testing.T) {
 	// checks wait for what never comes, a second each here.
 	r = acpconform(t, nil, "relay", "--response-timeout", "1s", "--", bin, "mirror", "{url}")
 	expectCode(t, r, 1)
-	if !strings.Contains(r.stdout, "has not opted into the unstable elicitation route") || !strings.Contains(r.stdout, "--unstable-protocol") {
+	// The terminal wraps a reason: its words, not its lines, are compared.
+	if said := words(r.stdout); !strings.Contains(said, "has not opted into the unstable elicitation route") || !strings.Contains(said, "--unstable-protocol") {
 		t.Errorf("the un-opted mirror's failure does not say why:\n%s", r.stdout)
 	}
 
 	r = acpconform(t, nil, "relay", "--", bin, "mirror", "{url}", "--unstable-protocol", "--rebuild-capabilities")
 	expectCode(t, r, 1)
-	if !strings.Contains(r.stdout, "relay defect") || !strings.Contains(r.stdout, "without the client's elicitation.form") {
+	if said := words(r.stdout); !strings.Contains(said, "relay defect") || !strings.Contains(said, "without the client's elicitation.form") {
 		t.Errorf("the capability-dropping mirror's failure does not say why:\n%s", r.stdout)
 	}
 

@@ -136,6 +136,7 @@ func TestShardsOfABrokenAgent(t *testing.T) {
 	if code := acpconform(t, nil, append([]string{"agent", "--write-baseline", baseline}, agent[1:]...)...).code; code != 1 {
 		t.Fatalf("writing the baseline: exit %d", code)
 	}
+	giveReasons(t, baseline)
 	known := shards(t, 3, append([]string{"agent", "--baseline", baseline}, agent[1:]...)...)
 	for i, p := range known {
 		expectCode(t, p, 0)

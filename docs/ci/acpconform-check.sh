@@ -14,8 +14,8 @@
 #   REPORTS     where the reports go (default: acpconform-reports)
 #
 # Exit codes are acpconform's: 0 conformant (or only known failures), 1 a new
-# MUST failure or a stale baseline entry, 2 a usage error, 3 the agent could
-# not start.
+# MUST failure, 2 a usage error (a baseline reason still TODO included), 3 the
+# agent could not start, 7 conformant with stale baseline entries to take off.
 set -eu
 
 : "${AGENT:?set AGENT to the command that starts your agent}"

@@ -1,0 +1,394 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/acpconform/acpconform/internal/elide"
+)
+
+// Bounds of what the terminal shows of one cause of failures (see
+// [Cause]): one mistake, one screen. A reason's long lines wrap, a
+// transcript's and stderr's are cut with " …"; what does not fit is in the
+// reports, which the summary names. The commands to paste ("run it
+// again: ...") are never cut, since a cut command runs something else:
+// they may be wider.
+const (
+	TerminalLines   = 40  // lines of one cause, its heading and commands included
+	TerminalColumns = 100 // columns of each line (characters, once escaped)
+)
+
+// Sections of a cause, each held to its share of TerminalLines.
+const (
+	headingLines    = 3    // the first check's ID, rules and name, wrapped
+	reasonLines     = 15   // the first check's reason, wrapped
+	messageLines    = 4    // what the subject said, when its checks differ
+	stderrLines     = 5    // the end of the subject's stderr
+	listedChecks    = 10   // lines listing the other checks of a cause
+	maxSkipReasons  = 5    // skip reasons the summary lists
+	skipReasonLines = 3    // of each, wrapped
+	diagnosisLines  = 20   // of a run's start-up diagnosis, on stderr
+	diagnosisBytes  = 500  // of each of its lines
+	maxCommandBytes = 1000 // a command to paste, or a line of the reports' own
+)
+
+// Terminal prints what a run says to people, on a terminal or in a CI
+// log: the totals, each area (unless the progress said it), why checks
+// were skipped, each cause of failures as its first check shows it, the
+// baseline's judgement, the verdict and the files written. Every text a
+// subject controls is escaped (elide.EscapeLine) and bounded.
+type Terminal struct {
+	// Out gets the summary: stdout, or stderr when a report goes to
+	// stdout. Err gets what is said apart from it (a baseline naming its
+	// checks the old way; the diagnosis of a run that reached no verdict
+	// of conformance), each line "acpconform COMMAND: ...".
+	Out, Err io.Writer
+	// Command is the acpconform command that ran: "agent", "merge".
+	Command string
+	// Areas is the contract's areas, in the order the summary lists them.
+	Areas []string
+	// Verbose adds the end of each failure's transcript, and the
+	// subject's stderr even when its process did not die (-v).
+	Verbose bool
+	// AreasSaid says the progress printed each area's line as it ended:
+	// the summary does not print them again.
+	AreasSaid bool
+	// Baseline is the run's --baseline; nil for none.
+	Baseline *Baseline
+}
+
+// Summary prints the summary of a settled run (see [Decide]). written is
+// the report files written, and baselineWritten the file --write-baseline
+// wrote ("" for none).
+func (t Terminal) Summary(run Run, written []string, baselineWritten string) {
+	var b strings.Builder
+	totals := Count(run.Checks)
+	fmt.Fprintf(&b, "acpconform: %s%s: %d passed, %d failed (%d MUST), %d skipped, %d deselected in %.2fs\n",
+		elide.EscapeLine(run.Subject), run.ShardNote(), totals.Passed, totals.Failed, totals.MustFailed, totals.Skipped, totals.Deselected, run.Seconds)
+	if !t.AreasSaid {
+		for _, a := range ByArea(run.Checks, t.Areas) {
+			fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", elide.EscapeLine(a.Name), a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
+		}
+	}
+	for _, l := range skipLines(run.Checks) {
+		b.WriteString(l + "\n")
+	}
+	for _, cause := range Causes(run.Checks) {
+		for _, l := range t.cause(cause, run.Verdict == CouldNotRun) {
+			b.WriteString(l + "\n")
+		}
+	}
+	if t.Baseline != nil {
+		fmt.Fprintf(&b, "baseline %s: %d known %s\n", elide.EscapeLine(t.Baseline.File()), totals.Known, plural(totals.Known, "failure", "failures"))
+		if m := t.Baseline.Judge(run.Checks).Migration(t.Baseline.File()); m != "" && t.Err != nil {
+			fmt.Fprintf(elide.NewWriter(t.Err), "acpconform %s: %s\n", t.Command, elide.EscapeLine(m))
+		}
+	}
+	news := 0
+	for _, p := range run.Problems {
+		if strings.HasPrefix(p, "new failure:") {
+			news++
+		}
+	}
+	for _, p := range run.Problems {
+		if strings.HasPrefix(p, "new failure:") && (t.Baseline == nil || news > 1) {
+			continue // shown above, by cause
+		}
+		fmt.Fprintf(&b, "  %s\n", elide.EscapeLine(elide.Head(p, maxCommandBytes)))
+	}
+	if t.Baseline != nil && news > 1 {
+		fmt.Fprintf(&b, "  %d new failures of MUST checks: above, by cause\n", news)
+	}
+	fmt.Fprintf(&b, "acpconform: %s: %s\n", elide.EscapeLine(run.Headline()), elide.EscapeLine(run.Reason))
+	if len(written) > 0 {
+		fmt.Fprintf(&b, "reports: %s\n", elide.EscapeLine(strings.Join(written, " ")))
+	}
+	if baselineWritten != "" {
+		fmt.Fprintf(&b, "baseline: %s\n", elide.EscapeLine(baselineWritten))
+	}
+	_, _ = io.WriteString(elide.NewWriter(t.Out), b.String()) // a closed stdout (| head) must not stop the rest
+	if run.Verdict != Conformant && run.Verdict != NotConformant {
+		t.say(string(run.Verdict) + ": " + diagnosis(run))
+	}
+}
+
+// say writes a message to Err, named after the command: its lines as
+// they are, not wrapped, for scripts and people who search them, the
+// later ones (a start-up diagnosis's) indented, at most diagnosisLines of
+// at most diagnosisBytes.
+func (t Terminal) say(s string) {
+	if t.Err == nil {
+		return
+	}
+	text := strings.ReplaceAll(elide.Lines(strings.TrimSpace(s), diagnosisLines, diagnosisBytes), "\n", "\n  ")
+	_, _ = io.WriteString(elide.NewWriter(t.Err), "acpconform "+t.Command+": "+text+"\n")
+}
+
+// hanging is a line (escaped already) wrapped to the terminal's width,
+// the lines after the first indented by prefix.
+func hanging(line, prefix string) []string {
+	lines := wrap([]string{line}, TerminalColumns)
+	if len(lines) == 1 {
+		return lines
+	}
+	rest := wrap([]string{strings.Join(lines[1:], " ")}, TerminalColumns-len(prefix))
+	return append(lines[:1], indent(rest, prefix)...)
+}
+
+// diagnosis is what to say on stderr about a run that reached no verdict
+// of conformance: its start-up diagnosis, or its reason.
+func diagnosis(run Run) string {
+	if run.Verdict == CouldNotRun && len(run.Checks) == 1 {
+		return strings.TrimSpace(run.Checks[0].Failure)
+	}
+	return run.Reason
+}
+
+// skipLines says why checks were skipped, each reason (wrapped) with the
+// IDs of the checks it skipped under it, the reasons that skipped most
+// first: a skipped check never counts as passed, so the reader is told
+// what was not checked. Deselected checks are the user's own choice, and
+// not listed.
+func skipLines(checks []Check) []string {
+	var reasons []string
+	skipped := map[string][]string{}
+	n := 0
+	for _, c := range checks {
+		if c.State != StateSkipped {
+			continue
+		}
+		n++
+		if _, ok := skipped[c.SkipReason]; !ok {
+			reasons = append(reasons, c.SkipReason)
+		}
+		skipped[c.SkipReason] = append(skipped[c.SkipReason], c.Key())
+	}
+	if n == 0 {
+		return nil
+	}
+	slices.SortStableFunc(reasons, func(a, b string) int { return len(skipped[b]) - len(skipped[a]) })
+	lines := []string{fmt.Sprintf("skipped %d %s:", n, plural(n, "check", "checks"))}
+	for i, r := range reasons {
+		if i == maxSkipReasons {
+			rest := 0
+			for _, r := range reasons[i:] {
+				rest += len(skipped[r])
+			}
+			lines = append(lines, fmt.Sprintf("  and %d more for %d other reasons: report.json has each one's skipReason", rest, len(reasons)-i))
+			break
+		}
+		ids := skipped[r]
+		why := wrap([]string{elide.EscapeLine(elide.Head(r, maxCommandBytes))}, TerminalColumns-2)
+		if len(why) > skipReasonLines {
+			why = append(why[:skipReasonLines-1], cut(strings.Join(why[skipReasonLines-1:], " "), TerminalColumns-2))
+		}
+		lines = append(lines, indent(why, "  ")...)
+		lines = append(lines, cut("    "+skippedIDs(ids), TerminalColumns))
+	}
+	return lines
+}
+
+// skippedIDs names checks by ID, a few, then how many more.
+func skippedIDs(ids []string) string {
+	const shown = 4
+	if len(ids) <= shown {
+		return elide.EscapeLine(strings.Join(ids, ", "))
+	}
+	return elide.EscapeLine(strings.Join(ids[:shown], ", ")) + fmt.Sprintf(" and %d more", len(ids)-shown)
+}
+
+// cause is the lines of one cause of failures, as its first check shows
+// it: what it checks, its reason, what a timeout followed, how the
+// subject's process ended and its last words, with -v the end of its
+// transcript, and the way further: the command that runs it again and the
+// rule. A cause of several checks lists them instead, each with its
+// command, as many as fit. At most TerminalLines lines in all.
+func (t Terminal) cause(cause Cause, startUp bool) []string {
+	ch := cause.Checks[0]
+	one := len(cause.Checks) == 1
+	word := ch.Word()
+	if ch.Known != "" {
+		word = "KNOWN" // the next line says "known failure: REASON"
+	}
+	head := hanging(word+" "+elide.EscapeLine(elide.Head(ch.Heading(""), maxCommandBytes)), "    ") // under the word, apart from the reason
+	if len(head) > headingLines {
+		rest := head[headingLines-1]
+		for _, l := range head[headingLines:] {
+			rest += " " + strings.TrimSpace(l)
+		}
+		head = append(head[:headingLines-1], cut(rest, TerminalColumns))
+	}
+	if ch.Known != "" {
+		head = append(head, cut("  known failure: "+elide.EscapeLine(ch.Known), TerminalColumns))
+	}
+	tail := t.nextSteps(cause)
+	room := TerminalLines - len(head) - len(tail)
+	var body []string
+	add := func(lines []string, most int) {
+		most = min(most, room-len(body))
+		if most <= 0 || len(lines) == 0 {
+			return
+		}
+		if len(lines) > most {
+			lines = append(lines[:most-1:most-1], fmt.Sprintf("%s… [%d more lines: the reports have them]", indentOf(lines[most-1]), len(lines)-most+1))
+		}
+		body = append(body, lines...)
+	}
+	add(indent(wrap(plainLines(strings.TrimSpace(elide.Head(ch.Failure, MaxFailure))), TerminalColumns-2), "  "), reasonLines)
+	if note := cause.Note(); note != "" {
+		add(indent(wrap([]string{elide.EscapeLine(elide.Head(note, maxCommandBytes))}, TerminalColumns-2), "  "), 3)
+	}
+	if msgs := cause.Messages(); msgs != nil {
+		lines := []string{"  its checks quote the subject saying different things, each maybe a fix of its own:"}
+		for _, m := range msgs {
+			lines = append(lines, cut("  - "+elide.EscapeLine(m), TerminalColumns))
+		}
+		add(lines, 1+messageLines)
+	}
+	if ch.Process != "" {
+		add([]string{cut("  the subject's process "+elide.EscapeLine(ch.Process), TerminalColumns)}, 1)
+	}
+	if ch.Rerun != "" && one {
+		add(indent(wrap([]string{"run again: " + elide.EscapeLine(elide.Head(ch.Rerun, maxCommandBytes))}, TerminalColumns-2), "  "), 3)
+	}
+	if tail := endLines(ch.Diagnostics, stderrLines); tail != "" && (ch.Process != "" || t.Verbose) && !startUp {
+		add(append([]string{"  its stderr ends:"}, cutLines(tail, "    ")...), 1+stderrLines)
+	}
+	if t.Verbose && ch.Transcript != "" {
+		whose := "its transcript"
+		if !one {
+			whose = "the first check's transcript"
+		}
+		if left := room - len(body) - 1; left > 0 {
+			lines := strings.Split(strings.TrimSpace(ch.Transcript), "\n")
+			shown := lines[max(0, len(lines)-left):]
+			heading := fmt.Sprintf("  %s, its last %d of %d lines (report.html draws it whole):", whose, len(shown), len(lines))
+			if len(shown) == len(lines) {
+				heading = "  " + whose + ":"
+			}
+			add(append([]string{heading}, cutLines(strings.Join(shown, "\n"), "    ")...), left+1)
+		}
+	}
+	return append(append(head, body...), tail...)
+}
+
+// nextSteps is how a cause ends: for one check, the command that runs it
+// again and its rule; for several, each check with its command, as many
+// as fit, and their rules.
+func (t Terminal) nextSteps(cause Cause) []string {
+	ch := cause.Checks[0]
+	var lines []string
+	if len(cause.Checks) == 1 {
+		if ch.Again != "" {
+			lines = append(lines, "  run it again: "+elide.EscapeLine(elide.Head(ch.Again, maxCommandBytes)))
+		}
+		if len(ch.Rules) > 0 {
+			lines = append(lines, "  the rule:     "+ExplainLine(elide.EscapeLine(ch.Rules[0])))
+		}
+		return lines
+	}
+	again := ""
+	if ch.Again != "" {
+		again = "; the command after each runs it again"
+	}
+	lines = append(lines, fmt.Sprintf("  the same cause failed %d checks%s:", len(cause.Checks), again))
+	listed := 0
+	for i, o := range cause.Checks {
+		entry := []string{"    " + elide.EscapeLine(elide.Head(o.Label(""), 400))}
+		if o.Again != "" {
+			entry[0] += ": " + elide.EscapeLine(elide.Head(o.Again, maxCommandBytes))
+		}
+		if o.Rerun != "" {
+			entry = append(entry, cut("      run again: "+elide.EscapeLine(o.Rerun), TerminalColumns))
+		}
+		if listed+len(entry) > listedChecks {
+			lines = append(lines, fmt.Sprintf("    and %d more: summary.md and report.json list each with its command", len(cause.Checks)-i))
+			break
+		}
+		lines = append(lines, entry...)
+		listed += len(entry)
+	}
+	if len(ch.Rules) > 0 {
+		lines = append(lines, "  the rules:    "+ExplainLine(elide.EscapeLine(ch.Rules[0]))+", and so on for each rule above")
+	}
+	return lines
+}
+
+// cut is a line of at most cols columns (runes, of text already escaped),
+// what is cut marked with " …".
+func cut(s string, cols int) string {
+	if utf8.RuneCountInString(s) <= cols {
+		return s
+	}
+	runes := []rune(s)
+	return strings.TrimRight(string(runes[:cols-2]), " ") + " …"
+}
+
+// plainLines is the lines of a text a subject controls, each escaped to
+// one line (elide.EscapeLine), with a tab as four spaces.
+func plainLines(s string) []string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = elide.EscapeLine(strings.ReplaceAll(strings.TrimSuffix(l, "\r"), "\t", "    "))
+	}
+	return lines
+}
+
+// cutLines is each line of s, escaped, indented and cut to the terminal's
+// width.
+func cutLines(s, indent string) []string {
+	lines := plainLines(s)
+	for i, l := range lines {
+		lines[i] = cut(indent+l, TerminalColumns)
+	}
+	return lines
+}
+
+// wrap is lines (escaped already), each longer one wrapped at a space to
+// at most cols columns, or cut in a word longer than that.
+func wrap(lines []string, cols int) []string {
+	var out []string
+	for _, line := range lines {
+		runes := []rune(strings.TrimRight(line, " "))
+		for len(runes) > cols {
+			at := cols
+			for i := cols; i > cols/2; i-- {
+				if runes[i] == ' ' {
+					at = i
+					break
+				}
+			}
+			out = append(out, strings.TrimRight(string(runes[:at]), " "))
+			runes = runes[at:]
+			for len(runes) > 0 && runes[0] == ' ' {
+				runes = runes[1:]
+			}
+		}
+		out = append(out, string(runes))
+	}
+	return out
+}
+
+// endLines is the last n lines of s, without the blank ones it ends with.
+func endLines(s string, n int) string {
+	s = strings.TrimRight(s, "\n ")
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// indent puts prefix before each line.
+func indent(lines []string, prefix string) []string {
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return lines
+}
+
+// indentOf is the spaces a line starts with.
+func indentOf(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " "))] }
