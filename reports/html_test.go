@@ -1,7 +1,10 @@
 package reports_test
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
+	"html"
 	"os"
 	"regexp"
 	"strings"
@@ -57,5 +60,27 @@ func TestHTMLReportIsBounded(t *testing.T) {
 	}
 	if os.Getenv("ACPCONFORM_HTML_SIZE") != "" {
 		t.Logf("%d bytes", page.Len())
+	}
+}
+
+// The page's Content-Security-Policy allows its own style and script, as
+// the page holds them, by their hashes: a comment html/template dropped
+// from either would leave the page without it.
+func TestHTMLPolicyAllowsItsOwnStyleAndScript(t *testing.T) {
+	var page strings.Builder
+	if err := reports.WriteHTML(&page, reports.Run{Subject: "s", Verdict: reports.Conformant}, nil); err != nil {
+		t.Fatal(err)
+	}
+	p := page.String()
+	policy := html.UnescapeString(regexp.MustCompile(`http-equiv="Content-Security-Policy" content="([^"]*)"`).FindStringSubmatch(p)[1])
+	for _, tag := range []string{"style", "script"} {
+		m := regexp.MustCompile(`(?s)<`+tag+`>(.*?)</`+tag+`>`).FindAllStringSubmatch(p, -1)
+		if len(m) != 1 || !strings.Contains(m[0][1], "/*") && tag == "style" {
+			t.Fatalf("the page has %d %s elements, want 1 with its comments", len(m), tag)
+		}
+		sum := sha256.Sum256([]byte(m[0][1]))
+		if hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(policy, tag+"-src "+hash) {
+			t.Errorf("the policy %q does not allow the page's %s (%s)", policy, tag, hash)
+		}
 	}
 }
