@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"fmt"
 	"html/template"
 	"io"
 	"strings"
@@ -22,11 +23,16 @@ var (
 	htmlPolicy = "default-src 'none'; img-src data:; style-src " + digest(htmlStyle) + "; script-src " + digest(htmlScript) + "; base-uri 'none'; form-action 'none'"
 	//go:embed html.tmpl
 	htmlPage string
+	// The style and the script go in as they are, trusted: parsed as part
+	// of the template, html/template would drop their comments, and the
+	// policy's hashes would no longer match.
 	htmlTmpl = template.Must(template.New("report.html").Funcs(template.FuncMap{
-		"line": func(s string) string { return elide.EscapeLine(elide.Head(s, 1000)) },
-		"text": func(s string) string { return elide.Escape(s) },
-		"id":   shortID,
-	}).Parse(strings.NewReplacer("{{/*style*/}}", htmlStyle, "{{/*script*/}}", htmlScript).Replace(htmlPage)))
+		"line":   func(s string) string { return elide.EscapeLine(elide.Head(s, 1000)) },
+		"text":   func(s string) string { return elide.Escape(s) },
+		"id":     shortID,
+		"style":  func() template.CSS { return template.CSS(htmlStyle) }, // #nosec G203 -- our own file
+		"script": func() template.JS { return template.JS(htmlScript) },  // #nosec G203 -- our own file
+	}).Parse(htmlPage))
 )
 
 func digest(s string) string {
@@ -48,13 +54,19 @@ const (
 // htmlRun is what the template of report.html reads.
 type htmlRun struct {
 	Run
-	Policy     string
-	Headline   string
-	Totals     Totals
-	Areas      []Area
-	States     []string
-	Checks     []htmlCheck
-	Failures   []htmlFailure
+	Policy   string
+	Headline string
+	Totals   Totals
+	Areas    []Area
+	States   []string
+	Checks   []htmlCheck
+	// Failures are the failures, the new ones (and the checks that could
+	// not run) first, then the known ones, each in the run's order.
+	Failures []htmlFailure
+	// Problems are the run's problems, its new failures in one line when
+	// there are several: the failures below show each.
+	Problems   []string
+	Known      int // failures the baseline knows
 	Deselected int
 }
 
@@ -67,25 +79,35 @@ type htmlCheck struct {
 
 type htmlFailure struct {
 	htmlCheck
-	Failure  string // escaped and bounded
-	Stderr   string
-	Diagram  *diagram // nil without a transcript, or past the page's budget
-	Untold   int      // bytes of evidence not drawn: the page's budget was spent
-	Explains []string // acpconform explain RULE, a command a rule
+	Failure    string // escaped and bounded
+	Stderr     string
+	Diagram    *diagram // nil without a transcript, or past the page's budget
+	Untold     int      // bytes of evidence not drawn: the page's budget was spent
+	Explains   []string // acpconform explain RULE, a command a rule
+	FirstKnown bool     // the first known failure: the known ones start here
+	// Fresh says how the check fared on a fresh connection, after it
+	// failed on a shared one: "passed", "failed again"; "" when it ran once.
+	Fresh string
 }
 
 // WriteHTML writes report.html: one page, whole in itself (no network,
-// fonts or files besides), with the verdict, a table by area, every check
-// with its state, filters by state and by area, and for each failure its
-// reason, the command that runs it again, `acpconform explain` for its
-// rules and its transcript drawn as a sequence diagram, a lane a party,
-// an arrow a frame, its full text on demand. areas orders the areas.
+// fonts or files besides), that opens on the failures: the verdict, then
+// each failure, new ones before known ones, with its reason, the command
+// that runs it again, `acpconform explain` for its rules and its
+// transcript drawn as a sequence diagram, a lane a party, an arrow a
+// frame, its full text on demand, the frame the failure is about marked;
+// a check that failed on a connection shared with earlier checks and ran
+// again on a fresh one has each attempt drawn apart. Below, a table by
+// area and every check with its state (a skipped one with its reason),
+// with filters by state and by area. areas orders the areas.
 // html/template escapes what a subject wrote; its control characters show
 // escaped (see elide.Escape), and the page bounds how much it draws.
 func WriteHTML(w io.Writer, r Run, areas []string) error {
-	page := htmlRun{Run: r, Policy: htmlPolicy, Headline: r.Headline() + r.ShardNote(), Totals: Count(r.Checks), Areas: ByArea(r.Checks, areas)}
+	page := htmlRun{Run: r, Policy: htmlPolicy, Headline: r.Headline() + r.ShardNote(), Totals: Count(r.Checks), Areas: ByArea(r.Checks, areas),
+		Problems: problemLines(r.Problems)}
 	seen := map[string]bool{}
 	budget := maxHTMLDrawn
+	var known []htmlFailure
 	for i, c := range r.Checks {
 		if c.State == StateDeselected {
 			page.Deselected++
@@ -104,19 +126,58 @@ func WriteHTML(w io.Writer, r Run, areas []string) error {
 			Failure: elide.Escape(elide.Head(strings.TrimSpace(c.Failure), maxHTMLFailure)),
 			Stderr:  elide.Escape(elide.Tail(c.Diagnostics, maxHTMLStderr)),
 		}
+		switch {
+		case c.Rerun == rerunPassed:
+			f.Fresh = "passed"
+		case c.Rerun != "":
+			f.Fresh = "failed again"
+		}
 		if cost := len(f.Failure) + len(f.Stderr) + len(c.Transcript); cost > budget {
 			f.Failure, f.Stderr, f.Untold = elide.Escape(firstLine(c.Failure)), "", cost
 		} else {
 			budget -= cost
 			if c.Transcript != "" {
-				d := readDiagram(c.Transcript, c.Role, c.Failure)
+				d := readDiagram(c.Transcript, c.Role, c.Failure, f.Fresh == "passed")
 				f.Diagram = &d
 			}
 		}
 		for _, rule := range c.Rules {
 			f.Explains = append(f.Explains, ExplainLine(rule))
 		}
+		if c.Known != "" {
+			known = append(known, f)
+			continue
+		}
 		page.Failures = append(page.Failures, f)
 	}
+	if len(known) > 0 {
+		known[0].FirstKnown = true
+		page.Known = len(known)
+		page.Failures = append(page.Failures, known...)
+	}
 	return htmlTmpl.Execute(w, page)
+}
+
+// problemLines are a run's problems as the page heads them: several new
+// failures are one line, since the failures below show each.
+func problemLines(problems []string) []string {
+	news := 0
+	for _, p := range problems {
+		if strings.HasPrefix(p, "new failure: ") {
+			news++
+		}
+	}
+	var out []string
+	said := false
+	for _, p := range problems {
+		if news > 1 && strings.HasPrefix(p, "new failure: ") {
+			if !said {
+				out = append(out, fmt.Sprintf("%d new failures of MUST checks: below, each with its transcript", news))
+				said = true
+			}
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

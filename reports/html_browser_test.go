@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,9 +110,10 @@ func writeHTML(t *testing.T, fixture string, edit func(*reports.Run)) string {
 	return "file://" + path
 }
 
-// screenshot saves the page as NAME.png in $ACPCONFORM_ARTIFACTS, or the
-// test's temporary folder.
-func screenshot(t *testing.T, ctx context.Context, name string) {
+// screenshot saves what shot captures of the page (chromedp.FullScreenshot
+// for all of it, chromedp.CaptureScreenshot for what the viewport shows)
+// as NAME.png in $ACPCONFORM_ARTIFACTS, or the test's temporary folder.
+func screenshot(t *testing.T, ctx context.Context, name string, shot chromedp.Action[[]byte]) {
 	t.Helper()
 	dir := os.Getenv("ACPCONFORM_ARTIFACTS")
 	if dir == "" {
@@ -120,7 +122,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(ctx, shot)
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
@@ -129,6 +131,20 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", path)
+}
+
+// inView says whether the element sel matches lies whole within the
+// viewport as the page is now, and where it is.
+func inView(t *testing.T, ctx context.Context, sel string) (bool, string) {
+	t.Helper()
+	where := eval[string](t, ctx, `(() => { const e = document.querySelector('`+sel+`'); if (!e) return "none";
+		const r = e.getBoundingClientRect(); return r.top + " " + r.bottom + " " + r.left + " " + r.right + " of " + innerWidth + "x" + innerHeight })()`)
+	var top, bottom, left, right float64
+	var w, h int
+	if _, err := fmt.Sscanf(where, "%g %g %g %g of %dx%d", &top, &bottom, &left, &right, &w, &h); err != nil {
+		return false, where
+	}
+	return top >= 0 && left >= 0 && bottom <= float64(h) && right <= float64(w) && bottom > top, where
 }
 
 // TestHTMLReportInABrowser loads report.html of a real failing run (the
@@ -184,7 +200,7 @@ func TestHTMLReportInABrowser(t *testing.T) {
 		t.Errorf("the blamed arrow: %q, open %v, frame %q", blame, open, frame)
 	}
 
-	screenshot(t, ctx, "report-relay")
+	screenshot(t, ctx, "report-relay", chromedp.FullScreenshot(100))
 
 	// The filters: passed hides every failed check and failure.
 	do(t, ctx, chromedp.Click(chromedp.CSS(`button.state-filter[data-state=passed]`)))
@@ -259,5 +275,101 @@ func TestHTMLReportHostileSubject(t *testing.T) {
 		}
 	}
 	do(t, ctx, chromedp.Click(chromedp.CSS(`button.area-link[data-area="TOK"]`)))
-	screenshot(t, ctx, "report-hostile")
+	screenshot(t, ctx, "report-hostile", chromedp.FullScreenshot(100))
+}
+
+// TestHTMLReportOpensOnTheFailure loads, in a viewport of a laptop's size,
+// report.html of a real failing run: the reference agent with two mutants
+// of mutants.All at once (extra-property, which adds a property to every
+// form, and broken-after-ten-prompts, which declines every prompt of a
+// process past its tenth), run as
+//
+//	acpconform agent --check 'SCH-*,VAL-*,FB-2/*' --baseline baseline.yaml -- ./mutant reference-agent
+//
+// with a baseline that knows the failures of SCH-2 and SCH-6. Without a
+// scroll, the page shows the first new failure's heading and its marked
+// frame; new failures come before the known ones, which come first in
+// the run; the attempt on the shared connection and the fresh one are
+// labelled apart, the failure marked on the shared one's frame that
+// carried the outcome; the skipped check shows why.
+func TestHTMLReportOpensOnTheFailure(t *testing.T) {
+	ctx := browser(t)
+	url := writeHTML(t, "testdata/html/mutant-agent-rerun.json", nil)
+	do(t, ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#failures")))
+	screenshot(t, ctx, "report-first-failure", chromedp.CaptureScreenshot())
+
+	// The page's style applies: its Content-Security-Policy lets it.
+	if border := eval[string](t, ctx, `getComputedStyle(document.querySelector("header")).borderLeftWidth`); border != "8px" {
+		t.Errorf("the header's border is %q, want 8px: the page's own style did not apply", border)
+	}
+	first := `article.failure[data-id="VAL-3/label-of-all-white-space"]`
+	if id := eval[string](t, ctx, `document.querySelector("article.failure").dataset.id`); id != "VAL-3/label-of-all-white-space" {
+		t.Fatalf("the first failure is %q, want VAL-3/label-of-all-white-space, the run's first new one", id)
+	}
+	if y := eval[float64](t, ctx, `scrollY`); y != 0 {
+		t.Errorf("the page opened scrolled to %g", y)
+	}
+	for _, sel := range []string{first + " h3", first + " details.blame > summary"} {
+		if ok, where := inView(t, ctx, sel); !ok {
+			t.Errorf("%s is not in the viewport at load: %s", sel, where)
+		}
+	}
+	if blamed := eval[string](t, ctx, `document.querySelector('`+first+` details.blame .detail').textContent`); blamed != `{"acpconform":1,"outcome":"declined"}` {
+		t.Errorf("the marked frame carries %q, want the outcome the reason quotes", blamed)
+	}
+
+	// New failures first, in the run's order, then the known ones.
+	order := eval[[]string](t, ctx, `[...document.querySelectorAll("#failures > h2, article.failure")].map(e => e.tagName === "H2" ? "# " + e.firstChild.textContent.trim() : (e.classList.contains("known") ? "known " : "new ") + e.dataset.id)`)
+	want := []string{"# Failures", "new VAL-3/label-of-all-white-space", "new SCH-1/wire-well-formed-form",
+		"# Known failures", "known SCH-2/exact-schema", "known SCH-6/invents-nothing"}
+	if !slices.Equal(order, want) {
+		t.Errorf("the failures in order: %q, want %q", order, want)
+	}
+	if rows := eval[[]string](t, ctx, `[...document.querySelectorAll("tr.check[data-state=failed]")].map(r => r.dataset.id)`); rows[0] != "SCH-2/exact-schema" {
+		t.Errorf("the checks table is not in the run's order: %q", rows)
+	}
+
+	// Each attempt of a check that ran again is a part of its own,
+	// labelled; the failure is marked where the check failed.
+	type attempt struct {
+		Class, Label, Verdict string
+		Marked                int
+	}
+	attempts := func(article string) []attempt {
+		return eval[[]attempt](t, ctx, `[...document.querySelectorAll('`+article+` .part.attempt')].map(p => ({
+			Class: [...p.classList].filter(c => c === "shared" || c === "fresh").join(" "),
+			Label: p.querySelector(".attempt-name").textContent,
+			Verdict: p.querySelector(".verdict-badge").textContent,
+			Marked: p.querySelectorAll("details.blame").length}))`)
+	}
+	if got, want := attempts(first), []attempt{
+		{"shared", "attempt 1, on a connection shared with earlier checks", "failed", 1},
+		{"fresh", "attempt 2, on a fresh connection", "passed", 0},
+	}; !slices.Equal(got, want) {
+		t.Errorf("the attempts of a SES-1 failure: %+v, want %+v", got, want)
+	}
+	if got, want := attempts(`article.failure[data-id="SCH-1/wire-well-formed-form"]`), []attempt{
+		{"shared", "attempt 1, on a connection shared with earlier checks", "failed", 1},
+		{"fresh", "attempt 2, on a fresh connection", "failed again", 1},
+	}; !slices.Equal(got, want) {
+		t.Errorf("the attempts of a check that failed again: %+v, want %+v", got, want)
+	}
+	if marked := eval[[]string](t, ctx, `[...document.querySelectorAll('article.failure[data-id="SCH-1/wire-well-formed-form"] details.blame .method')].map(e => e.textContent)`); !slices.Equal(marked, []string{"elicitation/create", "elicitation/create"}) {
+		t.Errorf("a failure about the form sent is marked on %q, want each attempt's elicitation/create", marked)
+	}
+	// The earlier checks' frames on the shared connection are folded,
+	// and open on a click.
+	fold := first + ` .part.shared details.fold`
+	if n := eval[int](t, ctx, `document.querySelector('`+fold+`').querySelectorAll("details.msg").length`); n == 0 {
+		t.Errorf("the fold of the earlier checks holds no frame")
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(fold+` > summary`)))
+	if !eval[bool](t, ctx, `document.querySelector('`+fold+`').open`) {
+		t.Errorf("a click does not open the fold")
+	}
+
+	// The skipped check says why.
+	if why := text(t, ctx, `tr.check[data-id="FB-2/blocking-honours-context"] .why`); why != "skipped: needs the reference's Go API; runs only against the reference in-process" {
+		t.Errorf("the skipped check shows %q", why)
+	}
 }

@@ -268,11 +268,13 @@ func checkOf(s types.SpecReport, selected func(labels []string) bool, interrupte
 		case ses1:
 			c.Rules = append(c.Rules, "SES-1")
 			c.Level = "MUST" // whatever the check's own level: SES-1 is a MUST
-			c.Rerun = "it failed on a connection shared with earlier checks, and passed on a fresh one: a failure of SES-1, not a pass"
-		case s.State.Is(types.SpecStateFailureStates) && s.Failure.Message == first.Message:
+			c.Rerun = rerunPassed
+		case s.State.Is(types.SpecStateFailureStates) && s.Failure.Message == first.Message && !ranAgain(s):
 			failure = first // a fresh first attempt's failure, repeated: not run again
+		case s.State.Is(types.SpecStateFailureStates) && s.Failure.Message == first.Message:
+			c.Rerun = rerunFailedAlike
 		case s.State.Is(types.SpecStateFailureStates):
-			c.Rerun = "it failed on a connection shared with earlier checks, and failed again on a fresh one (below); on the shared one: " + elide.Head(firstLine(first.Message), 500)
+			c.Rerun = rerunFailed + elide.Head(firstLine(first.Message), 500)
 		}
 	}
 	if s.State.Is(types.SpecStateFailureStates) { // an error's failure says why it did not run
@@ -306,6 +308,27 @@ func checkOf(s types.SpecReport, selected func(labels []string) bool, interrupte
 	}
 	c.Transcript = joinTranscripts(transcripts, c.Rerun != "")
 	return c
+}
+
+// What Check.Rerun says of a check that failed on a connection shared
+// with earlier checks, and so ran again on a fresh one: report.html tells
+// the attempt that failed by them.
+const (
+	rerunPassed      = "it failed on a connection shared with earlier checks, and passed on a fresh one: a failure of SES-1, not a pass"
+	rerunFailedAlike = "it failed on a connection shared with earlier checks, and failed again, alike, on a fresh one (below)"
+	rerunFailed      = "it failed on a connection shared with earlier checks, and failed again on a fresh one (below); on the shared one: "
+)
+
+// ranAgain reports whether a check's second attempt ran on a connection
+// of its own: it kept a transcript. A second attempt after a fresh first
+// one only repeats the first's failure, and keeps none.
+func ranAgain(s types.SpecReport) bool {
+	for _, e := range s.ReportEntries {
+		if t, ok := e.GetRawValue().(Transcript); ok && e.Name == EntryTranscript && t.Attempt > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // timedOut says what Ginkgo's "A spec timeout occurred" leaves out: which

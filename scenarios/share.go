@@ -110,7 +110,7 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 		e.share.usedShared = true // a new connection is as fresh as --isolate's
 		e.share.earlier = f.sessions
 		f.mc.Reset()
-		f.mc.Transcript().Note("a new check on this connection: " + CurrentSpecReport().FullText())
+		f.mc.Transcript().Note(reports.NoteNewCheck + CurrentSpecReport().FullText())
 	} else {
 		if f != nil {
 			f.close()
