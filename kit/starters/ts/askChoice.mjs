@@ -8,9 +8,17 @@
 // the acpconform repository. A complete one to compare with is the kit's
 // example, acpconform-kit/example/askChoice.mjs.
 //
-//   session: {sessionId, clientCapabilities, client}: send with
-//     session.client.request("elicitation/create", {sessionId, mode: "form", ...}, {signal})
-//   options: {fallback, signal, equal, warn}
+// agent.mjs calls askChoice(session, question, choices, options) and
+// createElicitation(session, request, options), where options is the kit's
+// call: {fallback, signal, equal, warn} (acpconform-kit/README.md, "What
+// your ask_choice gets"). Send on the prompt's session with
+//
+//   await session.client.request("elicitation/create",
+//     {sessionId: session.sessionId, mode: "form", message: question, requestedSchema},
+//     {cancellationSignal: options.signal, stopWaitingOnCancel: true})
+//
+// The second argument's two members are what RTE-7 needs: the first sends
+// $/cancel_request when the turn is cancelled, the second stops waiting.
 
 /** The result of a choice: status "accepted" (with value), "declined" or "cancelled". */
 export class ChoiceResult {
