@@ -66,6 +66,7 @@ func (e *env) eliClient() {
 				e.needURL(ctx)
 				t := e.turn(ctx, steps...)
 				t.expectAllValid(len(t.exchanges()))
+				e.expectNoCrashAfterTurn(ctx, t, "elicitation/complete")
 			},
 			e.entry("for the id it accepted", slug("complete-known"), rules("ELI-5"), []script.Step{
 				urlStep("login-1", probe.User{Action: probe.ActionAccept}), completeStep("login-1"), urlStep("login-2", probe.User{Action: probe.ActionDecline}),
@@ -358,4 +359,22 @@ func profileForm() probe.Request {
 func signInURL() probe.Request {
 	return probe.Request{Acpconform: probe.Version, Op: probe.OpCreateElicitation, Mode: "url", Message: " Please authorize access to your repositories. ",
 		URL: "https://agent.example.com/connect?elicitationId=github-oauth-001", ElicitationID: "github-oauth-001"}
+}
+
+// expectNoCrashAfterTurn fails the check when a client in test mode that
+// acpconform started ends with a status other than 0 after its turn: a
+// client's SDK may handle a notification (elicitation/complete) beside the
+// requests that follow it, so a client that crashes on one can answer
+// them first and die later. A free user's exit says nothing (acpx exits
+// non-zero when its user cancels), and a client still running is CLI-5's
+// to judge.
+func (e *env) expectNoCrashAfterTurn(ctx context.Context, t clientTurn, what string) {
+	GinkgoHelper()
+	exited := t.link.Exited()
+	if e.freeUser || exited == nil {
+		return
+	}
+	if _, ok := receive(ctx, e.startup, exited); ok && !t.link.ExitedCleanly() {
+		Fail(fmt.Sprintf("the client answered every request, then %s after its turn ended: it crashed on %s (a client in test mode exits with status 0, docs/probe.md §2.4)", t.link.ExitDescription(), what))
+	}
 }
