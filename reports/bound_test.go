@@ -29,7 +29,7 @@ func readBack(t *testing.T, r reports.Run) reports.Run {
 // a run keeps, or break lines where a run's never do, reads as a run would
 // have written them: cut to the same bounds, one line where one is shown.
 func TestReadJSONBoundsWhatAShardSays(t *testing.T) {
-	huge := strings.Repeat(strings.Repeat("x", 1023)+"\x1b", 60<<10) // 60 MiB, as a failure
+	huge := strings.Repeat(strings.Repeat("x", 1023)+"\x1b", 4<<10) // 4 MiB, as a failure: 256 times its bound
 	big := strings.Repeat("x\x1b[2K\r", 16<<10)                      // 96 KiB, past every other bound
 	long := "line\n## acpconform: forged\n" + big
 	r := reports.Run{
