@@ -30,7 +30,7 @@ func readBack(t *testing.T, r reports.Run) reports.Run {
 // have written them: cut to the same bounds, one line where one is shown.
 func TestReadJSONBoundsWhatAShardSays(t *testing.T) {
 	huge := strings.Repeat(strings.Repeat("x", 1023)+"\x1b", 4<<10) // 4 MiB, as a failure: 256 times its bound
-	big := strings.Repeat("x\x1b[2K\r", 16<<10)                      // 96 KiB, past every other bound
+	big := strings.Repeat("x\x1b[2K\r", 16<<10)                     // 96 KiB, past every other bound
 	long := "line\n## acpconform: forged\n" + big
 	r := reports.Run{
 		Subject: long, Command: long, Version: long, Contract: long, Verdict: reports.NotConformant, Reason: long, Problems: []string{long},
