@@ -308,6 +308,7 @@ func TestClient(t *testing.T) {
 	// client without the route, or one whose declines carry content, breaks
 	// them for every shape and mode (ELI-4, ELI-5; and ELI-7, which needs an
 	// answer to a cancelled request).
+	var ignoresUser result
 	for broken, rules := range map[string][]string{
 		"unregistered":       {"CLI-1", "ELI-4", "ELI-5", "ELI-7"},
 		"wrong-token":        {"CLI-2"},
@@ -321,11 +322,13 @@ func TestClient(t *testing.T) {
 			t.Errorf("--broken %s failed %v, want %v alone", broken, failed, rules)
 		}
 		expectOwnEvidence(t, r, `"method":"elicitation/create"`)
+		if broken == "ignores-user" {
+			ignoresUser = r
+		}
 	}
 	// The CLI-5 failures point at --no-scripted-user, which checks a client
 	// without test mode as a free user.
-	r = acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", "ignores-user")
-	for _, c := range r.report.Checks {
+	for _, c := range ignoresUser.report.Checks {
 		if c.Failed() && !strings.Contains(c.Failure, "run with --no-scripted-user to check it as a free user") {
 			t.Errorf("%s failed without the hint to run with --no-scripted-user:\n%s", c.ID, c.Failure)
 		}
