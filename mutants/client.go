@@ -30,15 +30,22 @@ var clientMutants = []Mutant{
 	resp, ok, err := kit.ScriptedAnswer(ctx, p)
 `},
 	// ELI: forms of every shape, URL mode, complete and cancel.
-	{"required-dropped-from-content", "ELI-4", "../kit/client.go", "\treturn content, nil\n}", "\tdelete(content, \"name\")\n\treturn content, nil\n}"},
-	{"integer-as-string", "ELI-4", "../kit/client.go", "\treturn content, nil\n}",
+	{"required-dropped-from-content", "ELI-8", "../kit/client.go", "\treturn content, nil\n}", "\tdelete(content, \"name\")\n\treturn content, nil\n}"},
+	{"integer-as-string", "ELI-8", "../kit/client.go", "\treturn content, nil\n}",
 		"\tfor k, v := range content {\n\t\tif n, ok := v.(json.Number); ok {\n\t\t\tcontent[k] = n.String()\n\t\t}\n\t}\n\treturn content, nil\n}"},
 	// Each breaks only the constrained properties, so that every other
-	// answer stays as told (CLI-5 is another rule).
-	{"beyond-bounds", "ELI-4", "../kit/client.go", "\t\tcontent, err = contentOf(user)\n",
+	// answer stays as told. ELI-8's mutants run as free users (freeUser):
+	// in test mode the instructed content is CLI-5's too.
+	{"beyond-bounds", "ELI-8", "../kit/client.go", "\t\tcontent, err = contentOf(user)\n",
 		"\t\tcontent, err = contentOf(user)\n\t\tfor k, prop := range req.Form.RequestedSchema.Properties {\n\t\t\tif m, ok := prop.(map[string]any)[\"maximum\"].(float64); ok && content != nil {\n\t\t\t\tcontent[k] = m + 1\n\t\t\t}\n\t\t}\n"},
-	{"outside-enum", "ELI-4", "../kit/client.go", "\t\tcontent, err = contentOf(user)\n",
+	{"outside-enum", "ELI-8", "../kit/client.go", "\t\tcontent, err = contentOf(user)\n",
 		"\t\tcontent, err = contentOf(user)\n\t\tfor k, prop := range req.Form.RequestedSchema.Properties {\n\t\t\tif _, ok := prop.(map[string]any)[\"enum\"]; ok && content != nil {\n\t\t\t\tcontent[k] = \"not-offered\"\n\t\t\t}\n\t\t}\n"},
+	// Every decline and cancel written with content, which ACP's
+	// receivers ignore (ELI-8's advice): the SDK's types cannot carry it,
+	// so the reference client's --broken content-on-decline writes it.
+	{"decline-carries-content", "ELI-8", "probeclient/run.go", "\tif o.Broken == ContentOnDecline {\n", "\tif true {\n"},
+	// Content no elicitation answer may hold: an object as a value.
+	{"content-holds-object", "ELI-4", "../kit/client.go", "\treturn content, nil\n}", "\tcontent[\"nested\"] = map[string]any{\"x\": 1}\n\treturn content, nil\n}"},
 	{"url-refused", "ELI-5", "../kit/client.go", "\tcase req.Url != nil && (e == nil || e.Url == nil):\n", "\tcase req.Url != nil:\n"},
 	{"complete-crashes", "ELI-5", "probeclient/client.go", "func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\treturn nil\n}",
 		"func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\tpanic(\"unknown elicitation id\")\n}"},
@@ -47,6 +54,9 @@ var clientMutants = []Mutant{
 	{"url-advertised-not", "ELI-6", "probeclient/run.go", "\t\tClientCapabilities: c.capabilities(),\n",
 		"\t\tClientCapabilities: acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}},\n"},
 	{"cancel-ignored", "ELI-7", "../kit/client.go", "\t\t<-ctx.Done()\n", "\t\t<-make(chan struct{})\n"},
+	// The user waited, the agent cancelled, and the client says the user
+	// accepted: what test mode forbids (CLI-5), not ELI-7's missing answer.
+	{"cancelled-wait-answered-decline", "CLI-5", "../kit/client.go", "\t\t<-ctx.Done()\n\t\treturn cancelAnswer(), nil\n", "\t\t<-ctx.Done()\n\t\treturn declineAnswer(), nil\n"},
 }
 
 // The reference client's mutants are mutants of the reference too.

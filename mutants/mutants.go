@@ -321,8 +321,6 @@ func (w *warnings) all() []string { // every warning of the process so far, not 
 		"\t\tif problems := ContentProblems(schema, resp.Content); len(problems) > 0 && false {\n"},
 	{"decline-content-reported", "ELI-3", "session.go", "\tcase resp.Action == \"accept\", resp.Action == \"decline\", resp.Action == \"cancel\":\n\t\tresp.Content = nil\n",
 		"\tcase resp.Action == \"accept\", resp.Action == \"cancel\":\n\t\tresp.Content = nil\n"},
-	{"undeclared-property-allowed", "ELI-3", "content.go", `			problems = append(problems, fmt.Sprintf("%q is not a property of the form", elide.Head(name, maxQuoted)))
-`, ""},
 	{"bounds-unchecked", "ELI-3", "content.go", `		if max, ok := number(json.RawMessage(p.Maximum)); ok && n.Cmp(max) > 0 {`, `		if max, ok := number(json.RawMessage(p.Maximum)); ok && n.Cmp(max) > 0 && false {`},
 	// SES: many sessions on one connection, as editors use agents.
 	{"later-sessions-replay", "SES-1", "../kit/agent.go", "\tout := s.run(ctx, session, req)\n", "\tout := replayLater(s.run(ctx, session, req))\n"},
@@ -418,6 +416,14 @@ func (m Mutant) Role() suite.Role {
 		return suite.ClientRole
 	}
 	return suite.AgentRole
+}
+
+// FreeUser reports whether the mutant, a client's, is judged as a free
+// user (acpconform client --no-scripted-user): one that breaks a SHOULD
+// rule which test mode makes CLI-5's, a MUST, so that its run fails only
+// the checks of its rule (ELI-7's ignored cancel, ELI-8's content).
+func (m Mutant) FreeUser() bool {
+	return m.Role() == suite.ClientRole && (m.Rule == "ELI-7" || m.Rule == "ELI-8")
 }
 
 // Apply writes the mutated copy of the mutant's file into dir and an

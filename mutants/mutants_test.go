@@ -391,6 +391,9 @@ func run(t *testing.T, root string, m Mutant) (failed []reports.Check, bin binar
 		subject = append(subject, "--id", strings.Join(ids, ","), "--", bin.path, "reference-agent")
 	case m.Role() == suite.ClientRole: // the mutated reference client, as a command
 		command = "client"
+		if m.FreeUser() {
+			subject = append(subject, "--no-scripted-user")
+		}
 		subject = append(subject, "--", bin.path, "reference-client")
 	default:
 		// run checks every role; an agent mutant is judged by the agent's

@@ -20,7 +20,7 @@ import (
 // ContentProblems says how an accepted form answer's content fails the
 // form's requestedSchema (CONTRACT ELI-3, ELI-4), as ACP schema 1.21.0 reads
 // it: content is an object (or absent or null, the same, when nothing is
-// required) of declared properties only, each required one present, each
+// required) whose undeclared properties hold content values, each required one present, each
 // value of its property's type (string, integer, number, boolean, or an
 // array of strings), within its bounds (minLength, maxLength, pattern,
 // format, minimum, maximum, minItems, maxItems) and, for a single- or
@@ -45,7 +45,12 @@ func ContentProblems(requestedSchema, content json.RawMessage) []string {
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		prop, declared := schema.Properties[name]
 		if !declared {
-			problems = append(problems, fmt.Sprintf("%q is not a property of the form", elide.Head(name, maxQuoted)))
+			// Valid under JSON Schema: the requested schema does not forbid
+			// additional properties (contract revision 5). Its value must
+			// still be one the schema's content may hold.
+			if !isContentValue(values[name]) {
+				problems = append(problems, fmt.Sprintf("%q, a property the form does not declare, holds %s, no elicitation content value", elide.Head(name, maxQuoted), elide.Head(string(values[name]), maxQuoted)))
+			}
 			continue
 		}
 		if p := propertyProblem(prop, values[name]); p != "" {
@@ -55,6 +60,30 @@ func ContentProblems(requestedSchema, content json.RawMessage) []string {
 	for _, name := range schema.Required {
 		if _, ok := values[name]; !ok {
 			problems = append(problems, fmt.Sprintf("the required property %q is missing", name))
+		}
+	}
+	return problems
+}
+
+// ContentShapeProblems says how an accepted form answer's content breaks
+// the shape schema 1.21.0 gives every answer, whatever was asked
+// (CONTRACT ELI-4, a MUST): content is absent, null, or an object whose
+// members hold elicitation content values (a string, a number, a boolean,
+// an array of strings). Whether it satisfies the requested schema is
+// [ContentProblems]' question, a SHOULD (ELI-8). It returns nil for content
+// of the right shape.
+func ContentShapeProblems(content json.RawMessage) []string {
+	if len(content) == 0 || isNull(content) {
+		return nil
+	}
+	var values map[string]json.RawMessage
+	if err := json.Unmarshal(content, &values); err != nil || values == nil {
+		return []string{fmt.Sprintf("the content is not a JSON object: %s", elide.Head(string(content), maxQuoted))}
+	}
+	var problems []string
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		if !isContentValue(values[name]) {
+			problems = append(problems, fmt.Sprintf("%q holds %s, no elicitation content value (a string, a number, a boolean or an array of strings)", elide.Head(name, maxQuoted), elide.Head(string(values[name]), maxQuoted)))
 		}
 	}
 	return problems

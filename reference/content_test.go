@@ -61,7 +61,8 @@ func TestContentProblems(t *testing.T) {
 		{`{"name":"Ada","age":1,"tags":["a",null]}`, `want an array of strings`},
 		{`{"name":"Ada","age":1,"langs":["rust"]}`, `has the item "rust"`},
 		{`{"name":"Ada","age":1,"custom":{"x":1}}`, `no elicitation content value`},
-		{`{"name":"Ada","age":1,"nick":"A"}`, `"nick" is not a property of the form`},
+		{`{"name":"Ada","age":1,"nick":"A"}`, ""}, // JSON Schema allows additional properties
+		{`{"name":"Ada","age":1,"nick":{"a":1}}`, `"nick", a property the form does not declare, holds {"a":1}, no elicitation content value`},
 		{`{"name":"Ada","age":null}`, `want an integer`},
 		{`{"name":"Ada","age":1e999999999}`, `want an integer`},
 		{`["Ada"]`, `not a JSON object`},

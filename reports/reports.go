@@ -119,7 +119,10 @@ type Run struct {
 	Modified bool   // acpconform was built from files that differed from Commit
 	Contract string // the contract revision
 	Schema   string // the ACP schema release the contract follows: "1.21.0"
-	Shard    Shard  // the part of a split run this run is; zero for a whole run
+	// Rules are the contract's rules the run's checks cite, each with its
+	// level and the source that decides it (contract revision 5).
+	Rules []Rule
+	Shard Shard // the part of a split run this run is; zero for a whole run
 	// Selection is what the run selected; zero in a report of an older
 	// acpconform.
 	Selection Selection
@@ -138,6 +141,14 @@ type Run struct {
 	// checks that pass, and entries that name no check of the run. Decide
 	// sets it; report.json has them as problems.
 	Stale int
+}
+
+// Rule is one rule of the contract as a report names it: its ID, its
+// level, and where the level comes from.
+type Rule struct {
+	ID     string `json:"id"`
+	Level  string `json:"level"`  // MUST or SHOULD
+	Source string `json:"source"` // the seed, ACP's text or schema with file and line, or the harness's advice
 }
 
 // Verdict is what a run means.

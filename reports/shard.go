@@ -103,7 +103,7 @@ func ReadJSON(r io.Reader) (Run, error) {
 		}
 	}
 	run := Run{
-		Subject: j.Subject, Command: j.Command, Version: j.Version, Commit: j.Commit, Modified: j.Modified, Contract: j.Contract, Schema: j.Schema,
+		Subject: j.Subject, Command: j.Command, Version: j.Version, Commit: j.Commit, Modified: j.Modified, Contract: j.Contract, Schema: j.Schema, Rules: j.Rules,
 		Verdict: j.Verdict, Reason: j.Reason, Seconds: j.Seconds, Checks: j.Checks, Problems: j.Problems,
 	}
 	if j.Selection != nil {
@@ -211,7 +211,7 @@ func Merge(shards []ShardRun, expect Expect) (run Run, interruption string, err 
 		}
 	}
 
-	run = Run{Subject: first.Run.Subject, Command: first.Run.Command, Version: first.Run.Version, Commit: first.Run.Commit, Modified: first.Run.Modified, Contract: first.Run.Contract, Schema: first.Run.Schema, Selection: first.Run.Selection}
+	run = Run{Subject: first.Run.Subject, Command: first.Run.Command, Version: first.Run.Version, Commit: first.Run.Commit, Modified: first.Run.Modified, Contract: first.Run.Contract, Schema: first.Run.Schema, Rules: first.Run.Rules, Selection: first.Run.Selection}
 	for _, s := range ordered {
 		run.Seconds = max(run.Seconds, s.Run.Seconds) // the shards ran side by side
 		if s.Run.Verdict == Interrupted && interruption == "" {

@@ -193,9 +193,11 @@ type JSON struct {
 	Modified   bool   `json:"modified,omitempty"` // built from changed files
 	Contract   string `json:"contract,omitempty"`
 	Schema     string `json:"schema,omitempty"` // the ACP schema release
-	Subject    string `json:"subject"`
-	Command    string `json:"command,omitempty"`
-	Shard      *Shard `json:"shard,omitempty"` // a shard's report: merge reads it
+	// Rules are the rules the checks cite, with level and source.
+	Rules   []Rule `json:"rules,omitempty"`
+	Subject string `json:"subject"`
+	Command string `json:"command,omitempty"`
+	Shard   *Shard `json:"shard,omitempty"` // a shard's report: merge reads it
 	// Selection is what the run selected: merge compares the shards'.
 	Selection *Selection `json:"selection,omitempty"`
 	// Dealt is a shard's share: the IDs of the checks dealt to it.
@@ -214,7 +216,7 @@ func WriteJSON(w io.Writer, r Run) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	j := JSON{
-		Acpconform: FormatVersion, Version: r.Version, Commit: r.Commit, Modified: r.Modified, Contract: r.Contract, Schema: r.Schema,
+		Acpconform: FormatVersion, Version: r.Version, Commit: r.Commit, Modified: r.Modified, Contract: r.Contract, Schema: r.Schema, Rules: r.Rules,
 		Subject: r.Subject, Command: r.Command, Verdict: r.Verdict, Reason: r.Reason, Succeeded: r.Verdict == Conformant,
 		Seconds: r.Seconds, Totals: Count(r.Checks), Problems: r.Problems, Checks: r.Checks,
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,8 +38,8 @@ func (e *env) cli() {
 			},
 			e.entry("accept the second option", rules("CLI-2"), probe.User{Action: "accept", Pick: 1}),
 			e.entry("accept the default", rules("CLI-2"), probe.User{Action: "accept", Pick: probe.PickDefault}),
-			e.entry("decline, without content", rules("CLI-2"), probe.User{Action: "decline"}),
-			e.entry("cancel, without content", rules("CLI-2"), probe.User{Action: "cancel"}),
+			e.entry("decline", slug("decline-without-content"), rules("CLI-2"), probe.User{Action: "decline"}),
+			e.entry("cancel", slug("cancel-without-content"), rules("CLI-2"), probe.User{Action: "cancel"}),
 		)
 
 		e.it("route-registered", "handles elicitation/create when it advertises form: no -32601", rules("CLI-1"), func(ctx SpecContext) {
@@ -305,13 +306,31 @@ func (e *env) turnBound(steps int) time.Duration {
 // failure, and an answer unlike its instruction CLI-5's.
 func (t clientTurn) expectValid() {
 	GinkgoHelper()
-	check(clientProblems(withoutRule(t.a.Violations(), "CLI-1"), len(t.exchanges())))
+	check(clientProblems(withoutRule(withoutRule(t.a.Violations(), "CLI-1"), "ELI-8"), len(t.exchanges())))
+}
+
+// expectConforming fails the check when an answer of the turn carries
+// content the request does not allow: accepted content that does not
+// satisfy the requested schema, or content on a decline or cancel
+// (ELI-8, a SHOULD). The other rules' problems are their checks'.
+func (t clientTurn) expectConforming() {
+	GinkgoHelper()
+	var advice []string
+	for i, ex := range t.exchanges() {
+		for _, p := range ex.Problems {
+			if ruleOf(p) == "ELI-8" {
+				advice = append(advice, fmt.Sprintf("elicitation/create #%d: %s", i+1, p))
+			}
+		}
+	}
+	check(none("the client answered with content the request does not allow (ACP: content SHOULD conform to the requested schema, and receivers ignore it on decline and cancel)", advice))
 }
 
 // expectObeyed fails the check when a valid answer of the turn is not the
 // one its scripted user asked for (CLI-5). An answer missing or invalid is
 // for the CLI-1 and CLI-2 checks to report; with nothing left to judge, the
-// check skips.
+// check skips. An answer whose content ELI-8 advises against is judged: in
+// test mode the instructed content is a MUST.
 func (t clientTurn) expectObeyed() {
 	GinkgoHelper()
 	var unmet, unjudged []string
@@ -319,7 +338,7 @@ func (t clientTurn) expectObeyed() {
 		switch {
 		case !ex.Answered:
 			unjudged = append(unjudged, fmt.Sprintf("elicitation/create #%d got no answer (CLI-2)", i+1))
-		case len(ex.Problems) > 0:
+		case slices.ContainsFunc(ex.Problems, func(p string) bool { return ruleOf(p) != "ELI-8" }):
 			unjudged = append(unjudged, fmt.Sprintf("elicitation/create #%d got an invalid answer (%s)", i+1, ruleOf(ex.Problems[0])))
 		default:
 			for _, u := range ex.Unmet {
@@ -335,15 +354,18 @@ func (t clientTurn) expectObeyed() {
 	}
 }
 
-// withoutRule drops the violations of the answer problems that begin with
-// rule: "elicitation/create #1: CLI-1: ...".
+// withoutRule drops the violations, or the answer problems, that begin
+// with rule: "elicitation/create #1: CLI-1: ..." or "CLI-1: ...".
 func withoutRule(violations []string, rule string) []string {
 	var out []string
 	for _, v := range violations {
-		if n, _ := elicitationOf(v); n != "" && strings.HasPrefix(strings.TrimPrefix(v, "elicitation/create #"+n+": "), rule+": ") {
-			continue
+		problem := v
+		if n, ok := elicitationOf(v); ok {
+			problem = strings.TrimPrefix(v, "elicitation/create #"+n+": ")
 		}
-		out = append(out, v)
+		if !strings.HasPrefix(problem, rule+": ") {
+			out = append(out, v)
+		}
 	}
 	return out
 }

@@ -211,8 +211,14 @@ func checkList(r Report) string {
 		return a.at.LineNumber < b.at.LineNumber
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d checks.\n\n| ID | level | role | check |\n|---|---|---|---|\n", len(rows))
 	cell := strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;")
+	// The rules first, each with the level its source gives it (contract
+	// revision 5): what decides conformance, and on whose word.
+	fmt.Fprintf(&b, "%d rules, each at its source's level.\n\n| rule | level | role | source |\n|---|---|---|---|\n", len(suite.Rules()))
+	for _, rule := range suite.Rules() {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", rule.ID, rule.Level, rule.Role, cell.Replace(rule.Source))
+	}
+	fmt.Fprintf(&b, "\n%d checks.\n\n| ID | level | role | check |\n|---|---|---|---|\n", len(rows))
 	for _, x := range rows {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", x.id, x.level, x.role, cell.Replace(x.title))
 	}

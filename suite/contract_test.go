@@ -6,10 +6,24 @@ import (
 )
 
 func TestRegistryReadsTheWholeContract(t *testing.T) {
-	if got := len(Rules()); got != 68 {
-		t.Errorf("%d rules, want the 60 of CONTRACT.md revision 3, SCH-7 and ELI-1..7", got)
+	if got := len(Rules()); got != 71 {
+		t.Errorf("%d rules, want the 60 of CONTRACT.md revision 3, SCH-7 and ELI-1..10", got)
 	}
-	for id, role := range map[string]Role{"ELI-1": AgentRole, "ELI-3": AgentRole, "ELI-4": ClientRole, "ELI-7": ClientRole} {
+	// Revision 5: each rule names its source, and has its source's level.
+	for _, r := range Rules() {
+		if r.Source == "" || r.Text == "" {
+			t.Errorf("%s has no source or no text: %+v", r.ID, r)
+		}
+	}
+	for id, level := range map[string]Level{"ELI-1": Must, "ELI-2": Must, "ELI-3": Should, "ELI-4": Must, "ELI-5": Must, "ELI-7": Should, "ELI-8": Should, "ELI-9": Must, "ELI-10": Should} {
+		if r := MustLookup(id); r.Level != level {
+			t.Errorf("%s is %s, want %s (contract revision 5)", id, r.Level, level)
+		}
+	}
+	if r := MustLookup("ELI-3"); !strings.HasPrefix(r.Source, "ACP docs/protocol/v1/elicitation.mdx:99-100") {
+		t.Errorf("ELI-3's source = %q, want ACP's elicitation page, where agents SHOULD validate", r.Source)
+	}
+	for id, role := range map[string]Role{"ELI-1": AgentRole, "ELI-3": AgentRole, "ELI-4": ClientRole, "ELI-7": ClientRole, "ELI-8": ClientRole, "ELI-9": AgentRole, "ELI-10": AgentRole} {
 		if r := MustLookup(id); r.Role != role || r.Area != "ELI" {
 			t.Errorf("%s = %+v, want role %s in area ELI", id, r, role)
 		}
@@ -39,8 +53,8 @@ func TestRegistryReadsTheWholeContract(t *testing.T) {
 	if r := MustLookup("CLI-5"); r.Level != Must || r.Role != ClientRole {
 		t.Errorf("CLI-5 = %+v", r)
 	}
-	if Revision() != "4" {
-		t.Errorf("Revision() = %q, want 4", Revision())
+	if Revision() != "5" {
+		t.Errorf("Revision() = %q, want 5", Revision())
 	}
 	// Revision 4 names the schema (agentclientprotocol/agent-client-protocol,
 	// tag schema-v1.21.0).

@@ -368,6 +368,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	run.Selection = reports.Selection{Catalogue: c.cmd, Filter: cfg.LabelFilter}
 	build := version.Current()
 	run.Version, run.Commit, run.Modified, run.Contract, run.Schema, run.Command = build.Version, build.Commit, build.Modified, suite.Revision(), suite.Schema(), c.command
+	run.Rules = citedRules(run.Checks)
 	c.settle(&run)
 	return c.finish(run, outputErr), nil
 }
@@ -657,4 +658,22 @@ func appendStepSummary(run reports.Run) error {
 		return fmt.Errorf("$GITHUB_STEP_SUMMARY: %w", err)
 	}
 	return nil
+}
+
+// citedRules are the contract's rules that checks cite, in the contract's
+// order, each with its level and source, for the reports.
+func citedRules(checks []reports.Check) []reports.Rule {
+	cited := map[string]bool{}
+	for _, c := range checks {
+		for _, id := range c.Rules {
+			cited[id] = true
+		}
+	}
+	var out []reports.Rule
+	for _, r := range suite.Rules() {
+		if cited[r.ID] {
+			out = append(out, reports.Rule{ID: r.ID, Level: string(r.Level), Source: r.Source})
+		}
+	}
+	return out
 }

@@ -305,16 +305,18 @@ func TestClient(t *testing.T) {
 
 	// Each broken variant fails the checks of the rules it breaks, and no
 	// others: a valid answer unlike its instruction is CLI-5's alone. A
-	// client without the route, or one whose declines carry content, breaks
-	// them for every shape and mode (ELI-4, ELI-5; and ELI-7, which needs an
-	// answer to a cancelled request).
+	// client without the route breaks them for every shape and mode (ELI-4,
+	// ELI-5; and ELI-7, which needs an answer to a cancelled request); one
+	// whose declines carry content breaks ELI-8 (a SHOULD) and, in test
+	// mode, CLI-5.
 	var ignoresUser result
 	for broken, rules := range map[string][]string{
 		"unregistered":       {"CLI-1", "ELI-4", "ELI-5", "ELI-7"},
 		"wrong-token":        {"CLI-2"},
-		"content-on-decline": {"CLI-2", "ELI-4", "ELI-5"},
-		"meta-intolerant":    {"CLI-3"},
-		"ignores-user":       {"CLI-5"},
+		"content-on-decline": {"CLI-5", "ELI-8"}, // in test mode the instructed decline has no content
+
+		"meta-intolerant": {"CLI-3"},
+		"ignores-user":    {"CLI-5"},
 	} {
 		r := acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", broken)
 		expectCode(t, r, 1)

@@ -154,7 +154,7 @@ func (a *app) explainRule(cmd *cobra.Command, jsonPath string, r explainedRule) 
 		return a.writeJSON(cmd, jsonPath, r)
 	}
 	w := a.stdout
-	fmt.Fprintf(w, "%s (%s, %s role, area %s)\n\n%s\n", r.ID, r.Level, r.Role, r.Area, wrap(r.Text, 76))
+	writeRule(w, r.Rule)
 	if r.Pending != "" {
 		fmt.Fprintf(w, "\nNo checks yet: %s.\n", r.Pending)
 	}
@@ -205,7 +205,8 @@ func (a *app) explainCheck(cmd *cobra.Command, jsonPath string, c explainedCheck
 		fmt.Fprintf(w, "%s%s\n", label, line)
 	}
 	for _, r := range c.Rules {
-		fmt.Fprintf(w, "\n%s (%s, %s role, area %s)\n\n%s\n", r.ID, r.Level, r.Role, r.Area, wrap(r.Text, 76))
+		fmt.Fprintln(w)
+		writeRule(w, r)
 	}
 	if c.Kills == nil {
 		noMatrix(w)
@@ -256,4 +257,10 @@ func wrapIndent(text string, width, indent int) string {
 		n += len(w)
 	}
 	return b.String()
+}
+
+// writeRule shows a rule: its head, its source (which decides its level,
+// contract revision 5) and its text.
+func writeRule(w io.Writer, r suite.Rule) {
+	fmt.Fprintf(w, "%s (%s, %s role, area %s)\nsource: %s\n\n%s\n", r.ID, r.Level, r.Role, r.Area, wrapIndent(r.Source, 68, 8), wrap(r.Text, 76))
 }

@@ -23,11 +23,11 @@ import { answerAsInstructed, instructionOf } from "acpconform-kit";
 // BROKEN are the broken variants: each breaks one behaviour as a badly
 // written client would, and acpconform must fail it on the rule named.
 const BROKEN = new Set([
-  "missing-required", // ELI-4: drops the first required property from a form's content
-  "integer-as-string", // ELI-4: writes each integer of a form's content as a string
-  "out-of-bounds", // ELI-4: answers maximum+1 for each property with a maximum
-  "outside-enum", // ELI-4: answers "not-offered" for each string property with an enum
-  "content-on-decline", // ELI-4: a decline carries content
+  "missing-required", // ELI-8: drops the first required property from a form's content
+  "integer-as-string", // ELI-8: writes each integer of a form's content as a string
+  "out-of-bounds", // ELI-8: answers maximum+1 for each property with a maximum
+  "outside-enum", // ELI-8: answers "not-offered" for each string property with an enum
+  "content-on-decline", // ELI-8: a decline carries content
   "complete-unhandled", // ELI-5: exits 1 on elicitation/complete, as on a notification it does not know
   "ignores-cancel", // ELI-7: a wait is never answered, even once the agent cancels it
 ]);

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,15 +50,18 @@ func (a Asked) kind() string {
 }
 
 // Check returns what is wrong with a client's answer to an elicitation/create
-// as any ACP client's. For a typed choice (CONTRACT CLI-1, CLI-2): -32601
-// from a client that advertised form elicitation; an action other than
-// accept, decline or cancel; an accept whose content.choice is not one of
-// the request's own consts; content on a decline or cancel. For a form of
-// another shape (ELI-4) or a URL elicitation (ELI-5) of a mode the client
-// advertised: any JSON-RPC error (but -32800 for a request the agent
-// cancelled, ELI-7), an unknown action, content on a decline or cancel, and
-// for a form an accept whose content does not satisfy its requestedSchema.
-// Other errors are not wrong in themselves.
+// as any ACP client's, each problem led by its rule. The answer is read as
+// ACP's SDKs read it: member names exact ("Action" is no "action"). For a
+// typed choice (CONTRACT CLI-1, CLI-2): -32601 from a client that
+// advertised form elicitation; an action other than accept, decline or
+// cancel; an accept whose content.choice is not one of the request's own
+// consts. For a form of another shape (ELI-4) or a URL elicitation (ELI-5)
+// of a mode the client advertised: any JSON-RPC error (but -32800 for a
+// request the agent cancelled, ELI-7), an unknown action, and for a form an
+// accept whose content is no elicitation content. Content on a decline or
+// cancel, and accepted content that does not satisfy the requested schema,
+// are ELI-8's: a SHOULD, reported apart. Other errors are not wrong in
+// themselves.
 func Check(asked Asked, answer peer.Message) []string {
 	kind := asked.kind()
 	rule, mode := "CLI-2", "form"
@@ -83,44 +87,96 @@ func Check(asked Asked, answer peer.Message) []string {
 		}
 		return []string{fmt.Sprintf("%s: the client advertised %s elicitation but refused a request the schema allows with %s", rule, mode, answer.Error.Error())}
 	}
-	var result struct {
-		Action  *string         `json:"action"`
-		Content json.RawMessage `json:"content"`
+	result, problem := ReadAnswer(answer.Result)
+	if problem != "" {
+		return []string{fmt.Sprintf("%s: %s", rule, problem)}
 	}
-	if err := json.Unmarshal(answer.Result, &result); err != nil || result.Action == nil {
-		return []string{fmt.Sprintf("%s: the answer %s has no action", rule, answer.Result)}
-	}
-	switch *result.Action {
+	switch result.Action {
 	case "accept":
 		switch kind {
 		case "choice":
 			form, _ := script.ReadForm(asked.Params)
-			var content struct {
-				Choice *string `json:"choice"`
-			}
-			if json.Unmarshal(result.Content, &content) != nil || content.Choice == nil {
+			choice, ok := stringMember(result.Content, "choice")
+			if !ok {
 				return []string{fmt.Sprintf("CLI-2: the accept's content %s has no string choice", orAbsent(result.Content))}
 			}
-			if !slices.Contains(form.Tokens(), *content.Choice) {
-				return []string{fmt.Sprintf("CLI-2: the accepted choice %q is none of the offered consts %q", *content.Choice, form.Tokens())}
+			if !slices.Contains(form.Tokens(), choice) {
+				return []string{fmt.Sprintf("CLI-2: the accepted choice %q is none of the offered consts %q", choice, form.Tokens())}
 			}
 		case "form":
+			if problems := reference.ContentShapeProblems(result.Content); len(problems) > 0 {
+				return []string{fmt.Sprintf("ELI-4: the accepted content %s is not elicitation content: %s", orAbsent(result.Content), strings.Join(problems, "; "))}
+			}
 			var p struct {
 				RequestedSchema json.RawMessage `json:"requestedSchema"`
 			}
 			_ = json.Unmarshal(asked.Params, &p)
 			if problems := reference.ContentProblems(p.RequestedSchema, result.Content); len(problems) > 0 {
-				return []string{fmt.Sprintf("ELI-4: the accepted content %s does not satisfy the requested schema: %s", orAbsent(result.Content), strings.Join(problems, "; "))}
+				return []string{fmt.Sprintf("ELI-8: the accepted content %s does not satisfy the requested schema: %s", orAbsent(result.Content), strings.Join(problems, "; "))}
 			}
 		}
 	case "decline", "cancel":
 		if result.Content != nil && (kind == "choice" || !isNull(result.Content)) {
-			return []string{fmt.Sprintf("%s: a %s carries content %s", rule, *result.Action, result.Content)}
+			return []string{fmt.Sprintf("ELI-8: a %s carries content %s, which the agent ignores", result.Action, result.Content)}
 		}
 	default:
-		return []string{fmt.Sprintf("%s: unknown action %q", rule, *result.Action)}
+		return []string{fmt.Sprintf("%s: unknown action %q", rule, result.Action)}
 	}
 	return nil
+}
+
+// Reply is an elicitation/create result as ACP's SDKs read it.
+type Reply struct {
+	Action  string
+	Content json.RawMessage // nil when absent
+}
+
+// ReadAnswer reads a result with member names matched exactly, as ACP's
+// SDKs match them (Go's encoding/json would take "Action" for "action"),
+// and says what makes it no answer: not an object, no string "action".
+func ReadAnswer(result json.RawMessage) (Reply, string) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(result, &members) != nil || members == nil {
+		return Reply{}, fmt.Sprintf("the answer %s is not a JSON object", result)
+	}
+	action, ok := members["action"]
+	if !ok {
+		return Reply{}, fmt.Sprintf("the answer %s has no member \"action\"%s", result, lookalikes(members, "action"))
+	}
+	var a Reply
+	if json.Unmarshal(action, &a.Action) != nil || isNull(action) {
+		return Reply{}, fmt.Sprintf("the answer's action is %s, not a string", action)
+	}
+	a.Content = members["content"]
+	return a, ""
+}
+
+// stringMember reads the string member name of a JSON object, by its exact
+// name; ok is false when raw is no object or the member is absent or no
+// string.
+func stringMember(raw json.RawMessage, name string) (string, bool) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
+		return "", false
+	}
+	var s string
+	v, ok := members[name]
+	return s, ok && json.Unmarshal(v, &s) == nil && !isNull(v)
+}
+
+// lookalikes names the members that differ from name only by case:
+// " (member names are exact: it has \"Action\")".
+func lookalikes(members map[string]json.RawMessage, name string) string {
+	var near []string
+	for _, k := range slices.Sorted(maps.Keys(members)) {
+		if strings.EqualFold(k, name) {
+			near = append(near, strconv.Quote(k))
+		}
+	}
+	if near == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (member names are exact: it has %s)", strings.Join(near, ", "))
 }
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
@@ -169,11 +225,12 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, asked Asked, answer 
 		}
 		return nil
 	}
-	var result struct {
-		Action  string          `json:"action"`
-		Content json.RawMessage `json:"content"`
+	var result Reply
+	problem := "it is an error"
+	if answer.Error == nil {
+		result, problem = ReadAnswer(answer.Result)
 	}
-	if answer.Error != nil || json.Unmarshal(answer.Result, &result) != nil {
+	if problem != "" {
 		if waited {
 			return []string{fmt.Sprintf("the answer is %s, want action \"cancel\" or JSON-RPC error -32800: the scripted user waited, and the agent cancelled the request", describe(answer))}
 		}
@@ -184,13 +241,16 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, asked Asked, answer 
 		problems = append(problems, fmt.Sprintf("the action is %q, want %q", result.Action, want.Action))
 	}
 	if want.Choice != "" {
-		var c struct {
-			Choice any `json:"choice"`
-		}
+		var c map[string]any // by exact member names
 		_ = json.Unmarshal(result.Content, &c)
-		if c.Choice != want.Choice {
-			problems = append(problems, fmt.Sprintf("the choice is %s, want %q", showChoice(c.Choice), want.Choice))
+		if c["choice"] != want.Choice {
+			problems = append(problems, fmt.Sprintf("the choice is %s, want %q", showChoice(c["choice"]), want.Choice))
 		}
+	}
+	// The instructed decline or cancel has no content (CLI-5 holds a client
+	// in test mode to it; a free user's is ELI-8's advice).
+	if e.User && user != nil && (result.Action == "decline" || result.Action == "cancel") && result.Content != nil && !isNull(result.Content) {
+		problems = append(problems, fmt.Sprintf("the %s carries the content %s, want none: the scripted user gave none", result.Action, result.Content))
 	}
 	if content != nil && result.Action == "accept" && !probe.SameValue(result.Content, content) {
 		problems = append(problems, fmt.Sprintf("the content is %s, want %s as the scripted user gave it", orAbsent(result.Content), content))

@@ -25,7 +25,7 @@ import (
 const (
 	Unregistered        = "unregistered"         // advertises form, registers no route: -32601 (CLI-1)
 	WrongToken          = "wrong-token"          // accepts a const that was not offered (CLI-2)
-	ContentOnDecline    = "content-on-decline"   // a decline that carries content (CLI-2)
+	ContentOnDecline    = "content-on-decline"   // a decline that carries content (ELI-8; CLI-5 in test mode)
 	MetaIntolerant      = "meta-intolerant"      // fails on option _meta or unknown _meta keys (CLI-3)
 	AcceptsUnadvertised = "accepts-unadvertised" // advertises no form, yet answers a form (CLI-4)
 	IgnoresUser         = "ignores-user"         // answers validly, always the first option, else cancel (CLI-5)

@@ -158,7 +158,7 @@ func TestContentOnDeclineSendsADeclineWithContent(t *testing.T) {
 	if ex := a.Exchanges(); len(ex) != 1 || string(ex[0].Answer.Result) != `{"action":"decline","content":{"choice":"choice_0"}}` {
 		t.Errorf("the answers are %q, want a decline with content", answers(a))
 	}
-	if v := a.Violations(); len(v) != 1 || !strings.Contains(v[0], "CLI-2: a decline carries content") {
+	if v := a.Violations(); len(v) != 1 || !strings.Contains(v[0], "ELI-8: a decline carries content") {
 		t.Errorf("violations %q, want the CLI-2 of content on a decline", v)
 	}
 }
