@@ -315,7 +315,7 @@ func (w *warnings) all() []string { // every warning of the process so far, not 
 	// Every error of create_elicitation answered as a success, as
 	// errors-answered-as-success does for ask_choice: each ELI check that
 	// expects an error must fail it (killsEvery).
-	{"elicitation-errors-answered-as-success", "ELI-3", "../kit/outcome.go", "\tif err != nil {\n\t\treturn e.errorOutcome(err)\n\t}\n\taction, err := stringMember(res, \"Action\")\n",
+	{"elicitation-errors-answered-as-success", "ELI-1", "../kit/outcome.go", "\tif err != nil {\n\t\treturn e.errorOutcome(err)\n\t}\n\taction, err := stringMember(res, \"Action\")\n",
 		"\tif err != nil {\n\t\treturn probe.Outcome{Acpconform: probe.Version, Outcome: probe.OutcomeAccepted}\n\t}\n\taction, err := stringMember(res, \"Action\")\n"},
 	{"content-unvalidated", "ELI-3", "session.go", "\t\tif problems := ContentProblems(schema, resp.Content); len(problems) > 0 {\n",
 		"\t\tif problems := ContentProblems(schema, resp.Content); len(problems) > 0 && false {\n"},

@@ -26,8 +26,8 @@ func TestExplainRuleListsItsChecks(t *testing.T) {
 	r := acpconform(t, nil, "explain", "TOK-2")
 	expectCode(t, r, 0)
 	rule := suite.MustLookup("TOK-2")
-	if !strings.HasPrefix(r.stdout, "TOK-2 (MUST, agent role, area TOK)\n\n"+wrap(rule.Text, 76)+"\n\nChecked by ") {
-		t.Errorf("explain TOK-2 does not open with the rule in full, then its checks:\n%s", r.stdout)
+	if !strings.HasPrefix(r.stdout, "TOK-2 (MUST, agent role, area TOK)\nsource: "+wrapIndent(rule.Source, 68, 8)+"\n\n"+wrap(rule.Text, 76)+"\n\nChecked by ") {
+		t.Errorf("explain TOK-2 does not open with the rule in full, its source, then its checks:\n%s", r.stdout)
 	}
 	var ids []string
 	for _, line := range strings.Split(r.stdout, "\n") {
@@ -115,7 +115,7 @@ func TestExplainCheck(t *testing.T) {
 		"TOK-2/leading-zero (MUST, agent role)\nTOK: reading the answer refuses every accept",
 		"\nrun it:    acpconform agent --check TOK-2/leading-zero -v -- <your agent's command>\n",
 		"           acpconform run --check TOK-2/leading-zero -v   (against the reference built in)\n",
-		"\nTOK-2 (MUST, agent role, area TOK)\n\n" + wrap(suite.MustLookup("TOK-2").Text, 76) + "\n",
+		"\nTOK-2 (MUST, agent role, area TOK)\nsource: seed: \"an accepted response must still contain one of the offered\n        tokens\"; \"raises InvalidElicitationResponseError\"\n\n" + wrap(suite.MustLookup("TOK-2").Text, 76) + "\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("explain TOK-2/leading-zero lacks %q:\n%s", want, r.stdout)
