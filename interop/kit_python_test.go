@@ -51,10 +51,12 @@ func TestPythonKitClientExample(t *testing.T) {
 
 // TestPythonKitBrokenVariants copies the kit and its example agent to a
 // folder of their own, as a user starting from the example would, breaks
-// the copy in one place, and runs acpconform on a few checks: the checks of
-// the broken rule must fail (exit 1) and a check the break does not touch
-// must pass, so the copy itself runs. Each failed check must cite the rule
-// its ID names.
+// the copy in one place, and runs acpconform on the checks the break breaks
+// and one it does not touch: each broken check must fail citing the rule its
+// ID names, the untouched check must pass, so the copy itself runs, and the
+// exit code must be the verdict's (expectBroken). The ELI variants break the
+// feature's create_elicitation as a user might, one agent-side ELI rule each:
+// the kit passes what the feature returned to the outcome, so each shows.
 func TestPythonKitBrokenVariants(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -73,6 +75,34 @@ func TestPythonKitBrokenVariants(t *testing.T) {
 			name: "sends-values-not-tokens", file: "askchoice.py",
 			old: `option = {"const": token(i), "title": c.label}`, new: `option = {"const": c.value, "title": c.label}`,
 			broken: []string{"SCH-4/no-value-on-the-wire"}, untouched: "VAL-2/no-choices",
+		},
+		{
+			name: "sends-an-unadvertised-mode", file: "askchoice.py", // ELI-1: never asks supports_elicitation
+			old: "    if not session.supports_elicitation(mode):\n", new: "    if False:\n",
+			broken: []string{"ELI-1/form-to-none"}, untouched: "ELI-2/form-unchanged",
+		},
+		{
+			name: "invents-an-answer", file: "askchoice.py", // ELI-1: sends nothing, yet answers
+			old:    "raise ElicitationUnsupportedError(\n            \"elicitation unsupported by the client: mode %s was not advertised\" % _show_json(mode))",
+			new:    `return ElicitationResult("declined")`,
+			broken: []string{"ELI-1/form-to-none"}, untouched: "ELI-2/form-unchanged",
+		},
+		{
+			name: "changes-the-message", file: "askchoice.py", // ELI-2: the message trimmed
+			old: `"mode": mode, "message": message}`, new: `"mode": mode, "message": message.strip()}`,
+			broken: []string{"ELI-2/form-unchanged"}, untouched: "ELI-1/form-to-none",
+		},
+		{
+			name: "changes-the-content", file: "askchoice.py", // ELI-2: every value made a string
+			old:    `return ElicitationResult("accepted", content)`,
+			new:    `return ElicitationResult("accepted", {k: v if isinstance(v, str) else str(v) for k, v in content.items()})`,
+			broken: []string{"ELI-2/form-unchanged"}, untouched: "ELI-1/form-to-none",
+		},
+		{
+			name: "leaks-a-declines-content", file: "askchoice.py", // ELI-3: the decline returned with the client's content
+			old:    `return ElicitationResult("declined" if action == "decline" else "cancelled")`,
+			new:    `return ElicitationResult("declined" if action == "decline" else "cancelled", result.get("content"))`,
+			broken: []string{"ELI-3/decline-without-content"}, untouched: "ELI-2/cancel",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,27 +127,11 @@ func TestPythonKitBrokenVariants(t *testing.T) {
 			for _, id := range append(slices.Clone(tc.broken), tc.untouched) {
 				args = append(args, "--check", id)
 			}
-			r, _ := runRow(t, tc.name, subject{args: append(args, "--", python3, filepath.Join(dir, "example", "agent.py")), code: 1})
+			r, code := runRow(t, tc.name, subject{args: append(args, "--", python3, filepath.Join(dir, "example", "agent.py")), code: verdictExit})
 			if r == nil {
 				return // runRow said why
 			}
-			states := map[string]reports.Check{}
-			for _, c := range r.Checks {
-				states[c.ID] = c
-			}
-			for _, id := range tc.broken {
-				c, ok := states[id]
-				rule, _, _ := strings.Cut(id, "/")
-				switch {
-				case !ok:
-					t.Errorf("%s: the report has no %s", tc.name, id)
-				case c.State != reports.StateFailed || !slices.Contains(c.Rules, rule):
-					t.Errorf("%s: %s is %s citing %v, want failed citing %s", tc.name, id, c.State, c.Rules, rule)
-				}
-			}
-			if c := states[tc.untouched]; c.State != reports.StatePassed {
-				t.Errorf("%s: %s is %q (%s), want passed: the copy does not run", tc.name, tc.untouched, c.State, c.Failure)
-			}
+			expectBroken(t, tc.name, r, code, tc.broken, tc.untouched)
 		})
 	}
 }

@@ -104,29 +104,35 @@ func TestTypeScriptKitUnitTests(t *testing.T) {
 
 // TestTypeScriptKitBrokenAdapters runs the example adapter with one mistake
 // of a kit user each (kit/ts/test/broken-agent.mjs) on the check that
-// catches it, and wants it caught: exit 1, that check failed, citing the
-// rule.
+// catches it, and on a check it does not touch where it has one: the first
+// must fail citing its rule, the second pass, and the exit code must be the
+// verdict's (expectBroken). The ELI mistakes are the feature's
+// createElicitation's, one agent-side ELI rule each: the kit reports what the
+// feature returned, so each shows.
 func TestTypeScriptKitBrokenAdapters(t *testing.T) {
 	t.Parallel()
 	broken := filepath.Join(kitTSDir(t), "test", "broken-agent.mjs")
-	for _, tc := range []struct{ mistake, check, rule string }{
-		{"forgets-the-signal", "RTE-7/cancel-tells-client", "RTE-7"}, // the slowest, first: it fails after a 5 s wait
-		{"forgets-the-fallback", "FB-3/declined", "FB-3"},
-		{"forgets-equal", "FB-4/offered-string", "FB-4"},
+	for _, tc := range []struct{ mistake, check, untouched string }{
+		{"forgets-the-signal", "RTE-7/cancel-tells-client", ""}, // the slowest, first: it fails after a 5 s wait
+		{"forgets-the-fallback", "FB-3/declined", ""},
+		{"forgets-equal", "FB-4/offered-string", ""},
+		{"sends-an-unadvertised-mode", "ELI-1/form-to-none", "ELI-2/form-unchanged"},
+		{"invents-an-answer", "ELI-1/form-to-none", "ELI-2/form-unchanged"},
+		{"changes-the-message", "ELI-2/form-unchanged", "ELI-1/form-to-none"},
+		{"changes-the-content", "ELI-2/form-unchanged", "ELI-1/form-to-none"},
+		{"leaks-a-declines-content", "ELI-3/decline-without-content", "ELI-2/cancel"},
 	} {
 		t.Run(tc.mistake, func(t *testing.T) {
 			t.Parallel()
-			r, _ := runRow(t, tc.mistake, subject{args: []string{"agent", "--check", tc.check, "--", node, broken, tc.mistake}, code: 1})
+			args := []string{"agent", "--check", tc.check}
+			if tc.untouched != "" {
+				args = append(args, "--check", tc.untouched)
+			}
+			r, code := runRow(t, tc.mistake, subject{args: append(args, "--", node, broken, tc.mistake), code: verdictExit})
 			if r == nil {
 				return // runRow said why
 			}
-			i := slices.IndexFunc(r.Checks, func(c reports.Check) bool { return c.ID == tc.check })
-			if i < 0 {
-				t.Fatalf("the report has no %s", tc.check)
-			}
-			if c := r.Checks[i]; c.State != reports.StateFailed || !slices.Contains(c.Rules, tc.rule) {
-				t.Errorf("%s is %s citing %q, want failed citing %s", c.ID, c.State, c.Rules, tc.rule)
-			}
+			expectBroken(t, tc.mistake, r, code, []string{tc.check}, tc.untouched)
 		})
 	}
 }

@@ -31,6 +31,11 @@ import (
 // decode with UseNumber to keep numbers as the client wrote them). A
 // [Result] or a reference.Result[any] will do. An error outcome comes of
 // the error returned, as [Errors] says.
+//
+// The outcome is your result as returned: the kit never validates, drops
+// or fills in anything for you. Content returned with a decline is
+// reported, for the catalogue to fail (ELI-3); what no outcome can say is
+// an error outcome whose message says what your function returned.
 type Agent struct {
 	// AskChoice runs your ask_choice for one probe request.
 	AskChoice func(c *Call) (any, error)

@@ -114,9 +114,13 @@ func TestExampleClientPassesTheCatalogue(t *testing.T) {
 	}
 }
 
-// TestBrokenExampleAgentsFail breaks the example in two ways a user
-// might, and wants each caught: exit 1, naming the rule, while the
-// example itself passes the same checks.
+// TestBrokenExampleAgentsFail breaks the example in ways a user might,
+// and wants each caught: the checks it breaks fail naming the rule, a check
+// it does not touch passes, and the exit code is the verdict's (1 exactly
+// when a MUST check failed: ELI-3 may be a SHOULD rule), while the example
+// itself passes the same checks. The create_elicitation variants break one
+// agent-side ELI rule each in the feature: the kit reports what the
+// feature returned, so each shows.
 func TestBrokenExampleAgentsFail(t *testing.T) {
 	dir := built(t)
 	for _, tc := range []struct {
@@ -124,6 +128,7 @@ func TestBrokenExampleAgentsFail(t *testing.T) {
 		edits      []string // from, to, from, to, ...
 		checks     []string
 		rule       string
+		untouched  string // a check the break does not touch, or ""
 	}{
 		{
 			name: "an adapter that forgets the fallback", file: "main.go",
@@ -135,23 +140,65 @@ func TestBrokenExampleAgentsFail(t *testing.T) {
 			edits:  []string{`map[string]any{"const": token(i), "title": c.Label}`, `map[string]any{"const": fmt.Sprint(c.Value), "title": c.Label}`},
 			checks: []string{"SCH-4/no-value-on-the-wire", "TOK-1/choice-1"}, rule: "SCH-4",
 		},
+		{
+			name: "a create_elicitation that sends a mode the client did not advertise", file: "askchoice.go",
+			edits:  []string{"if !s.SupportsElicitation(req.Mode) {", "if false {"},
+			checks: []string{"ELI-1/form-to-none"}, rule: "ELI-1", untouched: "ELI-2/form-unchanged",
+		},
+		{
+			name: "a create_elicitation that sends nothing and invents an answer", file: "askchoice.go",
+			edits:  []string{`return ElicitationResult{}, fmt.Errorf("%w: mode %q was not advertised", ErrUnsupported, req.Mode)`, `return ElicitationResult{Action: "decline"}, nil`},
+			checks: []string{"ELI-1/form-to-none"}, rule: "ELI-1", untouched: "ELI-2/form-unchanged",
+		},
+		{
+			name: "a create_elicitation that trims the message", file: "askchoice.go",
+			edits:  []string{`"message": req.Message}`, `"message": strings.TrimSpace(req.Message)}`},
+			checks: []string{"ELI-2/form-unchanged"}, rule: "ELI-2", untouched: "ELI-1/form-to-none",
+		},
+		{
+			name: "a create_elicitation that makes every value of the content a string", file: "askchoice.go",
+			edits: []string{"ErrInvalidResponse, strings.Join(problems, \"; \"))\n\t\t}\n",
+				"ErrInvalidResponse, strings.Join(problems, \"; \"))\n\t\t}\n\t\tvar m map[string]any\n\t\t_ = json.Unmarshal(res.Content, &m)\n" +
+					"\t\tfor k, v := range m {\n\t\t\tm[k] = fmt.Sprint(v)\n\t\t}\n\t\tres.Content, _ = json.Marshal(m)\n"},
+			checks: []string{"ELI-2/form-unchanged"}, rule: "ELI-2", untouched: "ELI-1/form-to-none",
+		},
+		{
+			name: "a create_elicitation that returns a decline with the client's content", file: "askchoice.go",
+			edits:  []string{"res.Content = nil // means nothing", "// the content kept, whatever the action"},
+			checks: []string{"ELI-3/decline-without-content"}, rule: "ELI-3", untouched: "ELI-2/cancel",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var args []string
-			for _, c := range tc.checks {
-				args = append(args, "--check", c)
+			for _, c := range append(slices.Clone(tc.checks), tc.untouched) {
+				if c != "" {
+					args = append(args, "--check", c)
+				}
 			}
-			if code, out, r := checked(t, "agent", filepath.Join(dir, "example-agent"), args...); code != 0 || r.Totals.Passed != len(tc.checks) {
-				t.Fatalf("the example itself: exit %d, totals %+v, want exit 0 and %d passed:\n%s", code, r.Totals, len(tc.checks), out)
+			if code, out, r := checked(t, "agent", filepath.Join(dir, "example-agent"), args...); code != 0 || r.Totals.Passed != len(args)/2 {
+				t.Fatalf("the example itself: exit %d, totals %+v, want exit 0 and %d passed:\n%s", code, r.Totals, len(args)/2, out)
 			}
 			broken := brokenExample(t, tc.file, tc.edits...)
 			code, out, r := checked(t, "agent", broken, args...)
-			if code != 1 {
-				t.Fatalf("exit %d, want 1:\n%s", code, out)
+			for _, id := range tc.checks {
+				i := slices.IndexFunc(r.Checks, func(c reports.Check) bool { return c.ID == id })
+				if i < 0 {
+					t.Errorf("the report has no %s:\n%s", id, out)
+				}
 			}
 			failed := slices.ContainsFunc(r.Checks, func(c reports.Check) bool { return c.Failed() && slices.Contains(c.Rules, tc.rule) })
 			if !failed || !strings.Contains(out, tc.rule) {
 				t.Errorf("no failure names %s:\n%s", tc.rule, out)
+			}
+			if i := slices.IndexFunc(r.Checks, func(c reports.Check) bool { return c.ID == tc.untouched }); tc.untouched != "" && (i < 0 || r.Checks[i].State != reports.StatePassed) {
+				t.Errorf("%s, which the break does not touch, did not pass:\n%s", tc.untouched, out)
+			}
+			want := 0
+			if slices.ContainsFunc(r.Checks, func(c reports.Check) bool { return c.Failed() && c.Level == "MUST" }) {
+				want = 1
+			}
+			if code != want {
+				t.Errorf("exit %d, want %d: 1 exactly when a MUST check failed:\n%s", code, want, out)
 			}
 		})
 	}

@@ -100,7 +100,10 @@ func (e Errors) choiceOutcome(c *Call, res any, err error) probe.Outcome {
 	out := probe.Outcome{Acpconform: probe.Version}
 	switch status {
 	case StatusAccepted:
-		value, _ := member(res, "Value")
+		value, ok := member(res, "Value")
+		if !ok { // not nil, the null choice: nothing is filled in for you
+			return internal(fmt.Errorf("kit: ask_choice returned %T, accepted without a Value (a method or an exported field)", res))
+		}
 		raw, err := jsonOf(value)
 		if err != nil {
 			return internal(fmt.Errorf("kit: the accepted value cannot be written as JSON: %w", err))
@@ -124,23 +127,33 @@ func (e Errors) choiceOutcome(c *Call, res any, err error) probe.Outcome {
 }
 
 // elicitationOutcome describes what a create_elicitation returned: your
-// result, read as [Agent] says.
+// result, read as [Agent] says, exactly as returned. The content is
+// reported whatever the action: a decline's, a cancel's or a URL accept's
+// content is your function's defect for the catalogue to show (ELI-2,
+// ELI-3), never dropped; the kit validates nothing for you.
 func (e Errors) elicitationOutcome(res any, err error) probe.Outcome {
 	if err != nil {
 		return e.errorOutcome(err)
 	}
 	action, err := stringMember(res, "Action")
-	if err != nil {
-		if action, err = stringMember(res, "Status"); err != nil {
-			return internal(fmt.Errorf("kit: create_elicitation returned %T without an error: %w", res, err))
+	name := "action"
+	if err != nil || action == "" { // no Action that says anything: its Status, then
+		why := "its Action is empty"
+		if err != nil {
+			why = err.Error()
 		}
+		if action, err = stringMember(res, "Status"); err == nil && action == "" {
+			err = errors.New("its Status is empty") // the zero result, say, which no client answered
+		}
+		if err != nil {
+			return internal(fmt.Errorf("kit: create_elicitation returned %T without an error: %s; %w", res, why, err))
+		}
+		name = "status"
 	}
-	// The content as your function gave it, whatever the action: a decline
-	// or cancel with content is your function's defect to show (ELI-3).
 	content, _ := member(res, "Content")
 	raw, err := contentJSON(content)
 	if err != nil {
-		return internal(fmt.Errorf("kit: the content cannot be written as JSON: %w", err))
+		return internal(fmt.Errorf("kit: create_elicitation returned content that cannot be written as JSON: %w", err))
 	}
 	out := probe.Outcome{Acpconform: probe.Version, Content: raw}
 	switch action {
@@ -150,14 +163,16 @@ func (e Errors) elicitationOutcome(res any, err error) probe.Outcome {
 		out.Outcome = probe.OutcomeDeclined
 	case "cancel", StatusCancelled:
 		out.Outcome = probe.OutcomeCancelled
-	default: // the probe contract has no outcome for a custom action
+	default: // the probe contract has no outcome for a custom action: never one of the three (ELI-2)
 		out = probe.Outcome{Acpconform: probe.Version, Outcome: probe.OutcomeError, Error: probe.ErrorInvalidResponse,
-			Message: fmt.Sprintf("invalid elicitation response: unknown action %q", action)}
+			Message: fmt.Sprintf("kit: create_elicitation returned the %s %q, none of accept, decline and cancel: no outcome reports it as it is", name, action)}
 	}
 	return out
 }
 
-// contentJSON writes an accepted form's content; nil for none (or null).
+// contentJSON writes a create_elicitation's content as your function
+// returned it; nil for none (or null). Raw JSON that is not JSON is an
+// error naming it.
 func contentJSON(content any) (json.RawMessage, error) {
 	var raw json.RawMessage
 	switch c := content.(type) {
@@ -176,6 +191,9 @@ func contentJSON(content any) (json.RawMessage, error) {
 	}
 	if len(raw) == 0 || probe.SameValue(raw, json.RawMessage("null")) {
 		return nil, nil
+	}
+	if !json.Valid(raw) {
+		return nil, fmt.Errorf("%.80q is not JSON", raw)
 	}
 	return raw, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -78,6 +79,7 @@ type (
 	methodResult  struct{ s status }
 	noStatus      struct{ Value any }
 	numericStatus struct{ Status int }
+	noValue       struct{ Status string }
 )
 
 func (r methodResult) Status() status { return r.s }
@@ -105,6 +107,7 @@ func TestChoiceOutcomeReadsTheUsersResult(t *testing.T) {
 		{"no status", noStatus{}, probe.Outcome{Outcome: "error", Error: "internal"}},
 		{"a status that is no string", numericStatus{1}, probe.Outcome{Outcome: "error", Error: "internal"}},
 		{"the zero result", Result{}, probe.Outcome{Outcome: "error", Error: "internal"}},
+		{"an accept without a Value is not the null choice", noValue{Status: "accepted"}, probe.Outcome{Outcome: "error", Error: "internal"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := userErrors.choiceOutcome(c, tc.res, nil)
@@ -124,24 +127,40 @@ func TestElicitationOutcomeReportsWhatTheFunctionReturned(t *testing.T) {
 		Action  string
 		Content any
 	}
+	type bothResult struct {
+		Action, Status string
+		Content        json.RawMessage
+	}
 	for _, tc := range []struct {
 		name string
 		res  any
 		want probe.Outcome
+		says string // in an error's message: what the function returned
 	}{
 		{"accepted content as written", reference.ElicitationResponse{Action: "accept", Content: json.RawMessage(`{"age":36.0}`)},
-			probe.Outcome{Outcome: "accepted", Content: json.RawMessage(`{"age":36.0}`)}},
-		{"an accepted URL", actionResult{Action: "accept"}, probe.Outcome{Outcome: "accepted"}},
-		{"null content is none", actionResult{Action: "accept", Content: json.RawMessage("null")}, probe.Outcome{Outcome: "accepted"}},
-		{"a status instead of an action", Result{Status: "declined"}, probe.Outcome{Outcome: "declined"}},
+			probe.Outcome{Outcome: "accepted", Content: json.RawMessage(`{"age":36.0}`)}, ""},
+		{"an accepted URL", actionResult{Action: "accept"}, probe.Outcome{Outcome: "accepted"}, ""},
+		{"null content is none", actionResult{Action: "accept", Content: json.RawMessage("null")}, probe.Outcome{Outcome: "accepted"}, ""},
+		{"a status instead of an action", Result{Status: "declined"}, probe.Outcome{Outcome: "declined"}, ""},
+		{"an empty action, and a status", bothResult{Status: "cancelled"}, probe.Outcome{Outcome: "cancelled"}, ""},
 		{"content on a decline is shown, not hidden", actionResult{Action: "decline", Content: map[string]any{"x": 1}},
-			probe.Outcome{Outcome: "declined", Content: json.RawMessage(`{"x":1}`)}},
-		{"a custom action", actionResult{Action: "_defer"}, probe.Outcome{Outcome: "error", Error: "invalid_response"}},
+			probe.Outcome{Outcome: "declined", Content: json.RawMessage(`{"x":1}`)}, ""},
+		{"content on a cancel is shown, not hidden", bothResult{Action: "cancel", Content: json.RawMessage(`{"age":36}`)},
+			probe.Outcome{Outcome: "cancelled", Content: json.RawMessage(`{"age":36}`)}, ""},
+		{"a custom action, named", actionResult{Action: "_defer", Content: map[string]any{"x": 1}},
+			probe.Outcome{Outcome: "error", Error: "invalid_response"}, `the action "_defer"`},
+		{"a custom status, named", Result{Status: "maybe"}, probe.Outcome{Outcome: "error", Error: "invalid_response"}, `the status "maybe"`},
+		{"no action at all", bothResult{}, probe.Outcome{Outcome: "error", Error: "internal"}, "its Action is empty; its Status is empty"},
+		{"content that is no JSON", actionResult{Action: "accept", Content: json.RawMessage(`{"age":`)},
+			probe.Outcome{Outcome: "error", Error: "internal"}, `"{\"age\":" is not JSON`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := userErrors.elicitationOutcome(tc.res, nil)
 			tc.want.Acpconform = probe.Version
 			if tc.want.Error != "" {
+				if !strings.Contains(got.Message, tc.says) {
+					t.Errorf("message %q does not say %q", got.Message, tc.says)
+				}
 				tc.want.Message = got.Message
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {

@@ -815,13 +815,51 @@ def _capture_deprecations():
     warnings.showwarning = showwarning
 
 
-def _field(result, name):
+_MISSING = object()  # a member a result does not have
+
+
+def _field(result, name, default=None):
     if isinstance(result, dict):
-        return result.get(name)
-    return getattr(result, name, None)
+        return result.get(name, default)
+    return getattr(result, name, default)
 
 
-_STATUS_OF_ACTION = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
+# A create_elicitation's status or action, in the seed's words or ACP's.
+_OUTCOME_OF = {"accepted": "accepted", "declined": "declined", "cancelled": "cancelled",
+               "accept": "accepted", "decline": "declined", "cancel": "cancelled"}
+
+
+def _elicitation_outcome(res):
+    """The outcome of what a create_elicitation returned, exactly as it returned it.
+
+    Its status (or action) and its content, whatever the status: content
+    returned with a decline, a cancel or a URL's accept is reported, so that
+    acpconform judges it (ELI-2, ELI-3); the kit validates nothing for you.
+    None content is none. An action no outcome can say (not accept, decline
+    or cancel) is reported as invalid_response, naming it, as the Go kit does.
+    """
+    said, member = _field(res, "status"), "status"
+    if said is None:
+        said, member = _field(res, "action"), "action"
+    if said is None or said == "":
+        raise _Internal("create_elicitation returned %s, which has no status or action" % _show(res))
+    if not isinstance(said, str):
+        raise _Internal("create_elicitation returned %s, whose %s is no string" % (_show(res), member))
+    outcome = next((o for word, o in _OUTCOME_OF.items() if said == word), None)
+    if outcome is None:
+        return {"outcome": "error", "error": "invalid_response",
+                "message": "create_elicitation returned the %s %s, none of accept, decline and cancel: no outcome "
+                           "reports it as it is" % (member, _show(said))}
+    out = {"outcome": outcome}
+    content = _field(res, "content")
+    if content is not None:
+        content = _jsonable(content)
+        try:
+            dumps(content)
+        except (TypeError, ValueError):
+            raise _Internal("create_elicitation returned the content %s, which is not JSON" % _show(content)) from None
+        out["content"] = content
+    return out
 
 
 class _Turn:
@@ -950,7 +988,9 @@ class _Agent:
             return {"outcome": status}
         if status != "accepted":
             raise _Internal("ask_choice returned %s, which has no status accepted, declined or cancelled" % _show(res))
-        value = _field(res, "value")
+        value = _field(res, "value", _MISSING)
+        if value is _MISSING:  # not None, the null choice: nothing is filled in for you
+            raise _Internal("ask_choice returned %s, accepted without a value" % _show(res))
         index = next((i for i, c in enumerate(choices) if c.value is value), -1)  # -1: none of the offered
         try:
             dumps(value)
@@ -964,16 +1004,7 @@ class _Agent:
         req = turn.req
         call = ElicitationCall(turn.session, req.mode, req.message, req.requested_schema, req.url, req.elicitation_id,
                                turn.event, warn)
-        res = await _maybe_await(self.create_elicitation(call))
-        status = _field(res, "status")
-        if status is None:
-            status = _STATUS_OF_ACTION.get(_field(res, "action"))
-        if status not in ("accepted", "declined", "cancelled"):
-            raise _Internal("create_elicitation returned %s, which has no status or action" % _show(res))
-        content = _field(res, "content") if status == "accepted" else None
-        if content is None:
-            return {"outcome": status}  # a URL's accept, a decline and a cancel carry no content
-        return {"outcome": status, "content": _jsonable(content)}
+        return _elicitation_outcome(await _maybe_await(self.create_elicitation(call)))
 
     def error_outcome(self, err):
         for e in _cause_chain(err):
@@ -1065,7 +1096,9 @@ def run_agent(ask_choice=None, create_elicitation=None, errors=None, results=Non
                               ElicitationCall; it returns a result with
                               .status (or .action: accept, decline, cancel)
                               and, for an accepted form, .content. Dicts work
-                              too. Sync or async.
+                              too. Sync or async. The outcome is the result
+                              as returned: content beside a decline, say, is
+                              reported, not dropped.
     errors                    maps your exception classes to the outcome's
                               error kinds: invalid_argument, unsupported,
                               invalid_response, invalid_fallback. The kit

@@ -434,6 +434,72 @@ class AgentTurns(unittest.IsolatedAsyncioTestCase):
         await agent.close()
 
 
+    async def test_create_elicitation_result_reported_as_returned(self):
+        # What the feature returns is the outcome, wrong or not: the kit drops,
+        # fills in and validates nothing, so that the catalogue can judge it.
+        results = {
+            "decline-with-content": {"action": "decline", "content": {"name": "Ada"}},
+            "cancel-with-content": {"status": "cancelled", "content": {"age": 36}},
+            "url-accept-with-content": {"action": "accept", "content": {"token": "secret"}},
+            "float-for-integer": {"action": "accept", "content": {"age": 36.0}},
+            "null-content": {"action": "decline", "content": None},
+            "custom-action": {"action": "_defer", "content": {"x": 1}},
+            "no-action": {"content": {"x": 1}},
+            "numeric-action": {"action": 1},
+            "content-not-json": {"action": "accept", "content": {"when": object()}},
+        }
+
+        async def create_elicitation(call):
+            return results[call.message]
+
+        agent = Agent(create_elicitation=create_elicitation)
+        sid = await agent.start({"elicitation": {"form": {}, "url": {}}})
+        for i, (message, want) in enumerate([
+            ("decline-with-content", '{"acpconform":1,"outcome":"declined","content":{"name":"Ada"}}'),
+            ("cancel-with-content", '{"acpconform":1,"outcome":"cancelled","content":{"age":36}}'),
+            ("url-accept-with-content", '{"acpconform":1,"outcome":"accepted","content":{"token":"secret"}}'),
+            ("float-for-integer", '{"acpconform":1,"outcome":"accepted","content":{"age":36.0}}'),
+            ("null-content", '{"acpconform":1,"outcome":"declined"}'),
+            ("custom-action", {"error": "invalid_response", "says": '"_defer"'}),
+            ("no-action", {"error": "internal", "says": "no status or action"}),
+            ("numeric-action", {"error": "internal", "says": "action is no string"}),
+            ("content-not-json", {"error": "internal", "says": "not JSON"}),
+        ]):
+            request = {"acpconform": 1, "op": "create_elicitation", "mode": "form", "message": message,
+                       "requestedSchema": {"type": "object", "properties": {}}}
+            if message.startswith("url-"):
+                request = {"acpconform": 1, "op": "create_elicitation", "mode": "url", "message": message,
+                           "url": "https://example.com/", "elicitationId": "e1"}
+            agent.send(agent.prompt(10 + i, sid, request))
+            text = None
+            while True:
+                frame = await agent.next()
+                if frame.get("method") == "session/update":
+                    text = frame["params"]["update"]["content"]["text"]
+                elif frame.get("id") == 10 + i:
+                    break
+            with self.subTest(message=message):
+                if isinstance(want, str):
+                    self.assertEqual(text, want)
+                else:
+                    outcome = json.loads(text)
+                    self.assertEqual((outcome["outcome"], outcome["error"]), ("error", want["error"]))
+                    self.assertIn(want["says"], outcome["message"])
+        await agent.close()
+
+    async def test_accepted_without_a_value_is_not_the_null_choice(self):
+        async def ask_choice(call):
+            return {"status": "accepted"}  # no value: not None, the null choice's
+
+        agent = Agent(ask_choice=ask_choice)
+        sid = await agent.start(FORM_CAPS)
+        agent.send(agent.prompt(2, sid, ASK))
+        outcome, _ = await agent.outcome(2)
+        self.assertEqual((outcome["outcome"], outcome["error"]), ("error", "internal"), outcome)
+        self.assertIn("without a value", outcome["message"])
+        await agent.close()
+
+
 class Readme(unittest.TestCase):
     def test_adapter_is_the_example(self):
         # README.md shows example/agent.py whole: the copy a user takes is the file CI checks.

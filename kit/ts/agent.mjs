@@ -207,7 +207,9 @@ async function run(agent, session, req, signal, closed) {
   try {
     return formatOutcome({ ...out, warnings });
   } catch (err) {
-    return formatOutcome({ ...errorOutcome(err, {}, closed), warnings });
+    // Not written as something else: said, as the feature returned it.
+    const message = `the feature's result cannot be written in the outcome: ${err?.message ?? err}`;
+    return formatOutcome({ outcome: "error", error: "internal", message, warnings });
   }
 }
 
@@ -218,6 +220,8 @@ async function choose(agent, session, req, signal, warn) {
   const status = res?.status;
   if (status === "declined" || status === "cancelled") return { outcome: status };
   if (status !== "accepted") throw new Error(`askChoice returned no result with a status: ${describe(res)}`);
+  // Nothing is filled in: an accept without a value is no choice, not null's.
+  if (res.value === undefined) throw new Error(`askChoice returned an accepted result without a value: ${describe(res)}`);
   // By identity: -1 when the value is none of the offered objects.
   return { outcome: "accepted", index: choices.findIndex((c) => c.value === res.value), value: unbox(res.value) };
 }
@@ -250,17 +254,35 @@ function fallbackOf(f, delayMs, signal, results) {
   };
 }
 
-// elicit runs op create_elicitation (§1.9): the status, and the content as
-// the user's call returned it.
+// elicit runs op create_elicitation (§1.9) and reports what the user's call
+// returned.
 async function elicit(agent, session, req, signal, warn) {
   const { mode, message, requestedSchema, url, elicitationId } = req;
   const request = mode === "form" ? { mode, message, requestedSchema } : { mode, message, url, elicitationId };
-  const res = await agent.createElicitation({ session, request, signal, warn });
-  const status = res?.status ?? { accept: "accepted", decline: "declined", cancel: "cancelled" }[res?.action];
-  if (!["accepted", "declined", "cancelled"].includes(status)) {
-    throw new Error(`createElicitation returned no result with a status or an action: ${describe(res)}`);
+  return elicitationOutcome(await agent.createElicitation({ session, request, signal, warn }));
+}
+
+// A create_elicitation's status or action, in the seed's words or ACP's.
+const OUTCOME_OF = { accepted: "accepted", declined: "declined", cancelled: "cancelled", accept: "accepted", decline: "declined", cancel: "cancelled" };
+
+/**
+ * elicitationOutcome is the outcome of a createElicitation's result, exactly
+ * as returned: its status (or action) and its content whatever the status.
+ * Content beside a decline, a cancel or a URL's accept is reported, so that
+ * acpconform judges it (ELI-2, ELI-3): the kit validates nothing for you.
+ * null content is none. An action no outcome can say (not accept, decline or
+ * cancel) is reported as invalid_response, naming it, as the Go kit does.
+ */
+export function elicitationOutcome(res) {
+  const member = res?.status != null ? "status" : "action";
+  const said = res?.[member];
+  if (said == null || said === "") throw new Error(`createElicitation returned no result with a status or an action: ${describe(res)}`);
+  if (typeof said !== "string") throw new Error(`createElicitation returned a result whose ${member} is no string: ${describe(res)}`);
+  if (!Object.hasOwn(OUTCOME_OF, said)) {
+    const message = `createElicitation returned the ${member} ${JSON.stringify(said)}, none of accept, decline and cancel: no outcome reports it as it is`;
+    return { outcome: "error", error: "invalid_response", message };
   }
-  return { outcome: status, content: res.content };
+  return { outcome: OUTCOME_OF[said], content: res.content };
 }
 
 // errorOutcome classifies an error of the user's call: the kit's fallback

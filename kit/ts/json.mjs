@@ -66,16 +66,38 @@ export function parseJSON(text) {
 
 /**
  * stringify writes a value of parseJSON, or plain JSON data, as compact JSON;
- * undefined members are left out. A JsonNumber is written as its text.
+ * undefined members are left out, and an object with toJSON is written as
+ * what it returns, as JSON.stringify does. A JsonNumber is written as its
+ * text. What JSON cannot carry is refused with a TypeError naming where it
+ * is, never written as something else: NaN, Infinity, a bigint, a function,
+ * a symbol, undefined in an array or alone, a Map or a Set.
  */
 export function stringify(v) {
+  return write(v, "");
+}
+
+function write(v, at) {
+  const refuse = (what) => {
+    throw new TypeError(`${at === "" ? "" : `at ${at}: `}${what} is not JSON`);
+  };
   if (v instanceof JsonNumber) return v.text;
-  if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? "null" : stringify(x))).join(",")}]`;
-  if (v !== null && typeof v === "object") {
-    const members = Object.keys(v).filter((k) => v[k] !== undefined);
-    return `{${members.map((k) => JSON.stringify(k) + ":" + stringify(v[k])).join(",")}}`;
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return JSON.stringify(v);
+    case "number":
+      return Number.isFinite(v) ? JSON.stringify(v) : refuse(String(v));
+    case "object":
+      break;
+    default:
+      return refuse(typeof v === "undefined" ? "undefined" : `a ${typeof v}`);
   }
-  return JSON.stringify(v) ?? "null";
+  if (v === null) return "null";
+  if (typeof v.toJSON === "function") return write(v.toJSON(), at);
+  if (Array.isArray(v)) return `[${v.map((x, i) => write(x, `${at}/${i}`)).join(",")}]`;
+  if (v instanceof Map || v instanceof Set) refuse(`a ${v.constructor.name}`);
+  const members = Object.keys(v).filter((k) => v[k] !== undefined);
+  return `{${members.map((k) => JSON.stringify(k) + ":" + write(v[k], `${at}/${k}`)).join(",")}}`;
 }
 
 /** sameValue: equal as JSON, as probe.SameValue. Numbers compare by exact value. */

@@ -16,9 +16,9 @@ function pipe() {
 
 // probe runs one prompt against an agent of askChoice, its client answering
 // each elicitation/create with answer, and returns the outcome's text.
-async function probe(askChoice, request, answer, { capabilities = { elicitation: { form: {} } }, cancelWhen } = {}) {
+async function probe(askChoice, request, answer, { capabilities = { elicitation: { form: {} } }, cancelWhen, createElicitation } = {}) {
   const [agentEnd, clientEnd] = pipe();
-  const conn = serveAgent(agentEnd, { askChoice });
+  const conn = serveAgent(agentEnd, { askChoice, createElicitation });
   const texts = [];
   const app = acp
     .client({ name: "test" })
@@ -94,4 +94,50 @@ test("a cancelled turn ends cancelled, without an outcome, even when the call ig
 
 test("a prompt that is no probe request is -32602", bounded, async () => {
   await assert.rejects(probe(async () => ({ status: "declined" }), "hello", () => ({ action: "cancel" })), { code: -32602 });
+});
+
+// elicited runs one create_elicitation probe whose feature returns result
+// as it is, and returns the outcome's text.
+async function elicited(result, { mode = "form" } = {}) {
+  const request =
+    mode === "form"
+      ? '{"acpconform":1,"op":"create_elicitation","mode":"form","message":"m","requestedSchema":{"type":"object","properties":{}}}'
+      : '{"acpconform":1,"op":"create_elicitation","mode":"url","message":"m","url":"https://example.com/","elicitationId":"e1"}';
+  const { texts } = await probe(async () => ({ status: "declined" }), request, () => ({ action: "cancel" }), {
+    createElicitation: async () => result,
+  });
+  assert.equal(texts.length, 1);
+  return texts[0];
+}
+
+test("a create_elicitation's result reaches the outcome as returned, content on a decline included", bounded, async () => {
+  // What the feature returns is the outcome, wrong or not: the kit drops,
+  // fills in and validates nothing, so that the catalogue can judge it.
+  assert.equal(await elicited({ action: "decline", content: { name: "Ada" } }), '{"acpconform":1,"outcome":"declined","content":{"name":"Ada"}}');
+  assert.equal(await elicited({ status: "cancelled", content: { age: 36 } }), '{"acpconform":1,"outcome":"cancelled","content":{"age":36}}');
+  assert.equal(await elicited({ action: "accept", content: { token: "t" } }, { mode: "url" }), '{"acpconform":1,"outcome":"accepted","content":{"token":"t"}}');
+  assert.equal(await elicited({ action: "decline", content: null }), '{"acpconform":1,"outcome":"declined"}');
+});
+
+test("what no outcome can say is an error naming what the feature returned", bounded, async () => {
+  const outcome = async (result) => JSON.parse(await elicited(result));
+  let o = await outcome({ action: "_defer", content: { x: 1 } });
+  assert.equal(o.error, "invalid_response");
+  assert.match(o.message, /"_defer"/);
+  o = await outcome({ action: "constructor" }); // a name Object.prototype has is no action either
+  assert.equal(o.error, "invalid_response");
+  o = await outcome({ content: { x: 1 } });
+  assert.equal(o.error, "internal");
+  assert.match(o.message, /no result with a status or an action: \{"content":\{"x":1\}\}/);
+  o = await outcome({ action: "accept", content: { age: NaN } }); // never written as null
+  assert.equal(o.error, "internal");
+  assert.match(o.message, /cannot be written in the outcome: at \/content\/age: NaN is not JSON/);
+});
+
+test("an accepted ask_choice result without a value is no choice, not the null one", bounded, async () => {
+  const request = '{"acpconform":1,"op":"ask_choice","question":"Q","choices":[{"value":null,"label":"Nothing"}],"fallback":{"kind":"declined"}}';
+  const { texts } = await probe(async () => ({ status: "accepted" }), request, () => ({ action: "cancel" }), { capabilities: {} });
+  const o = JSON.parse(texts[0]);
+  assert.equal(o.error, "internal");
+  assert.match(o.message, /accepted result without a value/);
 });

@@ -21,3 +21,12 @@ test("toPlain refuses a number a JS number would change", () => {
   assert.throws(() => toPlain(parseJSON("9007199254740993")), /cannot be sent as written/);
   assert.throws(() => toPlain(parseJSON("1e400")), /cannot be sent as written/);
 });
+
+test("stringify refuses what JSON cannot carry instead of writing something else", () => {
+  assert.throws(() => stringify({ a: [1, NaN] }), /at \/a\/1: NaN is not JSON/);
+  assert.throws(() => stringify({ a: Infinity }), /at \/a: Infinity is not JSON/);
+  assert.throws(() => stringify([undefined]), /at \/0: undefined is not JSON/);
+  assert.throws(() => stringify({ m: new Map() }), /at \/m: a Map is not JSON/);
+  assert.throws(() => stringify(1n), /a bigint is not JSON/);
+  assert.equal(stringify({ a: undefined, d: new Date(0) }), '{"d":"1970-01-01T00:00:00.000Z"}');
+});
