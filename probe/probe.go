@@ -29,8 +29,9 @@ const Version = 1
 // Revision counts the compatible additions to version 1 (docs/probe.md §4):
 // revision 2 adds the create_elicitation op, its outcome's content, and
 // the scripted user's content and wait for forms of every shape, URL mode
-// and cancelled requests.
-const Revision = 2
+// and cancelled requests; revision 3 adds the error kind not_offered, with
+// which an adapter says it does not offer create_elicitation.
+const Revision = 3
 
 // The operations of probe requests.
 const (
@@ -105,7 +106,17 @@ const (
 	ErrorRequest         = "request_error" // with Code, Message and Data of the JSON-RPC error
 	ErrorConnection      = "connection"
 	ErrorInternal        = "internal" // anything else; a defect of the adapter
+	// ErrorNotOffered answers a request of op create_elicitation from an
+	// adapter that does not offer the op (revision 3, docs/probe.md §1.9):
+	// the harness reports the op's checks "not offered".
+	ErrorNotOffered = "not_offered"
 )
+
+// NotOffered reports whether o says the adapter does not offer the op it
+// was asked to run: an error outcome of kind not_offered.
+func (o Outcome) NotOffered() bool {
+	return o.Outcome == OutcomeError && o.Error == ErrorNotOffered
+}
 
 // WarningPlainValue is listed in Warnings each time the deprecated
 // plain-value fallback warned.

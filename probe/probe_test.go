@@ -181,6 +181,7 @@ func TestMarshalledValuesValidate(t *testing.T) {
 		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorFallback, Message: ""},
 		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorConnection, Message: "connection closed"},
 		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorInternal, Message: "boom"},
+		{Acpconform: 1, Outcome: probe.OutcomeError, Error: probe.ErrorNotOffered, Message: "this adapter runs ask_choice only"},
 	} {
 		b, err := json.Marshal(o)
 		if err != nil {
@@ -242,6 +243,25 @@ func TestParseRequestReadsLongNumbersByValue(t *testing.T) {
 		_, err := probe.ParseRequest(request(delay))
 		if err == nil || !strings.Contains(err.Error(), "is out of range: acpconform reads integers from -9007199254740991 to 9007199254740991") || len(err.Error()) > 300 {
 			t.Errorf("fallbackDelayMs of %d characters: %.300v", len(delay), err)
+		}
+	}
+}
+
+// TestNotOffered: only an error outcome of kind not_offered says the
+// adapter does not offer the op; no other outcome, whatever its message.
+func TestNotOffered(t *testing.T) {
+	for _, tc := range []struct {
+		o    probe.Outcome
+		want bool
+	}{
+		{probe.Outcome{Outcome: probe.OutcomeError, Error: probe.ErrorNotOffered}, true},
+		{probe.Outcome{Outcome: probe.OutcomeError, Error: probe.ErrorNotOffered, Message: "ask_choice only"}, true},
+		{probe.Outcome{Outcome: probe.OutcomeError, Error: probe.ErrorUnsupported, Message: "not offered"}, false},
+		{probe.Outcome{Outcome: probe.OutcomeError, Error: probe.ErrorInternal, Message: "not_offered"}, false},
+		{probe.Outcome{Outcome: probe.OutcomeDeclined, Error: probe.ErrorNotOffered}, false},
+	} {
+		if got := tc.o.NotOffered(); got != tc.want {
+			t.Errorf("%+v.NotOffered() = %v, want %v", tc.o, got, tc.want)
 		}
 	}
 }
