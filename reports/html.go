@@ -68,6 +68,16 @@ type htmlRun struct {
 	Problems   []string
 	Known      int // failures the baseline knows
 	Deselected int
+	// NotReached heads and lists, by reason, the MUST rules no check
+	// reached (Run.Unreached), under the verdict.
+	NotReachedHeading string
+	NotReached        []htmlUnreached
+}
+
+// htmlUnreached is the MUST rules no check reached for one reason.
+type htmlUnreached struct {
+	Why string
+	IDs []string
 }
 
 type htmlCheck struct {
@@ -97,7 +107,8 @@ type htmlFailure struct {
 // transcript drawn as a sequence diagram, a lane a party, an arrow a
 // frame, its full text on demand, the frame the failure is about marked;
 // a check that failed on a connection shared with earlier checks and ran
-// again on a fresh one has each attempt drawn apart. Below, a table by
+// again on a fresh one has each attempt drawn apart. Under the verdict, the
+// MUST rules no check reached, by reason. Below, a table by
 // area and every check with its state (a skipped one with its reason),
 // with filters by state and by area. areas orders the areas.
 // html/template escapes what a subject wrote; its control characters show
@@ -105,6 +116,13 @@ type htmlFailure struct {
 func WriteHTML(w io.Writer, r Run, areas []string) error {
 	page := htmlRun{Run: r, Policy: htmlPolicy, Headline: r.Headline() + r.ShardNote(), Totals: Count(r.Checks), Areas: ByArea(r.Checks, areas),
 		Problems: problemLines(r.Problems)}
+	if us := r.Unreached(); len(us) > 0 {
+		page.NotReachedHeading = unreachedHeading(len(us))
+		whys, ids := unreachedGroups(us)
+		for _, why := range whys {
+			page.NotReached = append(page.NotReached, htmlUnreached{Why: why, IDs: ids[why]})
+		}
+	}
 	seen := map[string]bool{}
 	budget := maxHTMLDrawn
 	var known []htmlFailure

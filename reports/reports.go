@@ -31,6 +31,10 @@ const (
 	// EntryNotStarted marks a check whose subject did not start in time
 	// (or at all): an error of the check, not a failure of its rules.
 	EntryNotStarted = "not started"
+	// EntryNotOffered marks a check skipped because its subject does not
+	// offer the operation the check exercises, the entry's value
+	// ("create_elicitation"): neither passed nor failed (Check.NotOffered).
+	EntryNotOffered = "not offered"
 )
 
 // Transcript is the value of an EntryTranscript: the wire transcript of
@@ -84,6 +88,10 @@ type Check struct {
 	// Again is the command line that runs this check alone again, with
 	// -v; empty for a check without an ID.
 	Again string `json:"again,omitempty"`
+	// NotOffered is, for a check skipped because its subject does not
+	// offer the operation the check exercises, that operation
+	// ("create_elicitation"); SkipReason says what the subject answered.
+	NotOffered string `json:"notOffered,omitempty"`
 }
 
 // Failed reports whether the check failed in any way (failed, panicked,
@@ -194,13 +202,19 @@ func (v Verdict) ExitCode() int {
 }
 
 // Headline says the verdict about subject in a few words: "my-agent is
-// conformant", "nothing was checked of my-agent".
+// conformant", "nothing was checked of my-agent". Of an agent, it names
+// what a conformant verdict covers, "my-agent is conformant on ask_choice
+// (create_elicitation not offered)", and what a run that is not
+// conformant found not offered (see [Run.Operations]).
 func (r Run) Headline() string {
 	switch r.Verdict {
 	case Conformant:
+		if scope := r.scope(); scope != "" {
+			return r.Subject + " is conformant on " + scope
+		}
 		return r.Subject + " is conformant"
 	case NotConformant:
-		return r.Subject + " is NOT conformant"
+		return r.Subject + " is NOT conformant" + r.notOfferedNote()
 	case CouldNotRun:
 		return r.Subject + " could not run"
 	case NothingChecked:
@@ -315,6 +329,10 @@ func checkOf(s types.SpecReport, selected func(labels []string) bool, interrupte
 			c.Diagnostics = elide.Tail(e.StringRepresentation(), MaxStderr)
 		case EntryProcess:
 			c.Process = elide.Head(e.StringRepresentation(), MaxFailure)
+		case EntryNotOffered:
+			if c.State == StateSkipped {
+				c.NotOffered = elide.Head(e.StringRepresentation(), MaxFailure)
+			}
 		}
 	}
 	c.Transcript = joinTranscripts(transcripts, c.Rerun != "")
@@ -621,7 +639,8 @@ func NothingAsked(subject, why string) Check {
 // when the run's verdict already says so; not conformant when a MUST check
 // failed that the baseline does not list, or the run itself broke; could
 // not run when a check did not run because its subject did not start;
-// nothing checked when no MUST check ran; conformant otherwise. SHOULD
+// nothing checked when no MUST check ran; conformant otherwise, its
+// reason counting the MUST rules no check reached ([Run.Unreached]). SHOULD
 // failures never change it, and neither do the baseline's stale entries
 // (a listed check that passes, an entry that names no check of the run):
 // they are the baseline's to fix, not the subject's, so the reason of a
@@ -678,6 +697,11 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 		}
 		if run.Stale > 0 {
 			run.Reason += fmt.Sprintf(", %d stale baseline %s to take off", run.Stale, plural(run.Stale, "entry", "entries"))
+		}
+		// What the verdict does not cover, so that a narrow run does not
+		// pass for a wide one: the reports list each.
+		if n := len(run.Unreached()); n > 0 {
+			run.Reason += fmt.Sprintf(", %d MUST %s not reached", n, plural(n, "rule", "rules"))
 		}
 	}
 }

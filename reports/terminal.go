@@ -23,16 +23,17 @@ const (
 
 // Sections of a cause, each held to its share of TerminalLines.
 const (
-	headingLines    = 3    // the first check's ID, rules and name, wrapped
-	reasonLines     = 15   // the first check's reason, wrapped
-	messageLines    = 4    // what the subject said, when its checks differ
-	stderrLines     = 5    // the end of the subject's stderr
-	listedChecks    = 10   // lines listing the other checks of a cause
-	maxSkipReasons  = 5    // skip reasons the summary lists
-	skipReasonLines = 3    // of each, wrapped
-	diagnosisLines  = 20   // of a run's start-up diagnosis, on stderr
-	diagnosisBytes  = 500  // of each of its lines
-	maxCommandBytes = 1000 // a command to paste, or a line of the reports' own
+	headingLines     = 3    // the first check's ID, rules and name, wrapped
+	reasonLines      = 15   // the first check's reason, wrapped
+	messageLines     = 4    // what the subject said, when its checks differ
+	stderrLines      = 5    // the end of the subject's stderr
+	listedChecks     = 10   // lines listing the other checks of a cause
+	maxSkipReasons   = 5    // skip reasons the summary lists
+	skipReasonLines  = 3    // of each, wrapped
+	unreachedIDLines = 3    // of the unreached rules of one reason
+	diagnosisLines   = 20   // of a run's start-up diagnosis, on stderr
+	diagnosisBytes   = 500  // of each of its lines
+	maxCommandBytes  = 1000 // a command to paste, or a line of the reports' own
 )
 
 // Terminal prints what a run says to people, on a terminal or in a CI
@@ -101,6 +102,9 @@ func (t Terminal) Summary(run Run, written []string, baselineWritten string) {
 	}
 	if t.Baseline != nil && news > 1 {
 		fmt.Fprintf(&b, "  %d new failures of MUST checks: above, by cause\n", news)
+	}
+	for _, l := range unreachedLines(run.Unreached()) {
+		b.WriteString(l + "\n")
 	}
 	fmt.Fprintf(&b, "acpconform: %s: %s\n", elide.EscapeLine(run.Headline()), elide.EscapeLine(run.Reason))
 	if len(written) > 0 {
@@ -189,6 +193,52 @@ func skipLines(checks []Check) []string {
 		lines = append(lines, cut("    "+skippedIDs(ids), TerminalColumns))
 	}
 	return lines
+}
+
+// unreachedLines lists the MUST rules no check reached (see
+// [Run.Unreached]), their IDs after each reason in at most
+// unreachedIDLines: right above the verdict, so that a narrow run does not
+// read as a wide one.
+func unreachedLines(us []Unreached) []string {
+	if len(us) == 0 {
+		return nil
+	}
+	lines := hanging(elide.EscapeLine(unreachedHeading(len(us)))+":", "  ")
+	whys, ids := unreachedGroups(us)
+	for _, why := range whys {
+		lines = append(lines, idLines("  "+elide.EscapeLine(why)+":", ids[why], unreachedIDLines)...)
+	}
+	return lines
+}
+
+// idLines is head and then ids, escaped and separated by commas, wrapped
+// to the terminal's width in at most most lines, the last saying how many
+// it leaves out.
+func idLines(head string, ids []string, most int) []string {
+	const indent, more = "    ", " and %d more: report.json lists each"
+	var lines []string
+	line := head
+	for i, id := range ids {
+		word := elide.EscapeLine(id)
+		if i < len(ids)-1 {
+			word += ","
+		}
+		room := TerminalColumns
+		if len(lines) == most-1 && i < len(ids)-1 {
+			room -= len(fmt.Sprintf(more, len(ids))) // to say how many are left
+		}
+		if line != indent && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > room {
+			if len(lines) == most-1 {
+				return append(lines, strings.TrimSuffix(line, ",")+fmt.Sprintf(more, len(ids)-i))
+			}
+			lines, line = append(lines, line), indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += word
+	}
+	return append(lines, line)
 }
 
 // skippedIDs names checks by ID, a few, then how many more.

@@ -205,10 +205,17 @@ type JSON struct {
 	Verdict   Verdict   `json:"verdict"`
 	Reason    string    `json:"reason"`
 	Succeeded bool      `json:"succeeded"` // the verdict is conformant
-	Seconds   float64   `json:"seconds"`
-	Totals    Totals    `json:"totals"`
-	Problems  []string  `json:"problems,omitempty"`
-	Checks    []Check   `json:"checks"`
+	// Operations says, of an agent, what the run judged of each operation
+	// of its API (checked, not offered, not checked); Unreached lists the
+	// MUST rules no check reached. Both are worked out from the checks:
+	// ReadJSON leaves them out.
+	Operations []Operation `json:"operations,omitempty"`
+	Unreached  []Unreached `json:"unreached,omitempty"`
+
+	Seconds  float64  `json:"seconds"`
+	Totals   Totals   `json:"totals"`
+	Problems []string `json:"problems,omitempty"`
+	Checks   []Check  `json:"checks"`
 }
 
 // WriteJSON writes the JSON report of r.
@@ -218,6 +225,7 @@ func WriteJSON(w io.Writer, r Run) error {
 	j := JSON{
 		Acpconform: FormatVersion, Version: r.Version, Commit: r.Commit, Modified: r.Modified, Contract: r.Contract, Schema: r.Schema, Rules: r.Rules,
 		Subject: r.Subject, Command: r.Command, Verdict: r.Verdict, Reason: r.Reason, Succeeded: r.Verdict == Conformant,
+		Operations: r.Operations(), Unreached: r.Unreached(),
 		Seconds: r.Seconds, Totals: Count(r.Checks), Problems: r.Problems, Checks: r.Checks,
 	}
 	if r.Shard.Count > 0 {
@@ -267,7 +275,8 @@ type jsonCheck struct {
 }
 
 // WriteMarkdown writes a summary fit for a CI job summary: the verdict and
-// why, a table by area, then every cause of failures (see [Cause]) with
+// why, a table by area, what fails the run, the MUST rules no check reached
+// (see [Run.Unreached]), then every cause of failures (see [Cause]) with
 // its reason, how the subject's process ended, the checks it failed, and
 // the ends of its first check's transcript and stderr. What a subject or
 // a shard wrote shows as written and cannot change the summary's shape
@@ -304,6 +313,19 @@ func WriteMarkdown(w io.Writer, r Run, areas []string) error {
 	}
 	if len(r.Problems) > 0 {
 		b.WriteString("\n")
+	}
+	// The rules the verdict does not cover, after what fails the run: a
+	// paragraph apart, so that neither list runs into the other.
+	if us := r.Unreached(); len(us) > 0 {
+		fmt.Fprintf(&b, "\n%s:\n\n", mdText(unreachedHeading(len(us))))
+		whys, ids := unreachedGroups(us)
+		for _, why := range whys {
+			spans := make([]string, len(ids[why]))
+			for i, id := range ids[why] {
+				spans[i] = codeSpan(id)
+			}
+			fmt.Fprintf(&b, "- %s: %s\n", mdText(why), strings.Join(spans, ", "))
+		}
 	}
 	for _, cause := range newFirst(Causes(checks)) {
 		c := cause.Checks[0]
