@@ -58,6 +58,20 @@
 //
 // then make sure a mutant of the reference (package mutants) fails it.
 //
+// # Operations an agent may not offer
+//
+// An agent need not offer create_elicitation (docs/probe.md §1.9). Every
+// check of role agent and area ELI starts with
+//
+//	e.needOffered(ctx)
+//
+// which skips it, reported "not offered" (neither passed nor failed),
+// when the agent does not offer the op. The first call of a catalogue
+// asks the agent once, on a connection of its own; the rest read what it
+// learnt. fixture.probe calls it too for a create_elicitation request, and
+// fails the check when an agent that offers the op answers a request of it
+// as one that does not. The verdict names the operations it judged.
+//
 // # Failures
 //
 // A failure starts with one sentence that says what the subject did

@@ -290,11 +290,13 @@ func (e *env) advertises(ctx context.Context, mode string) bool {
 }
 
 // eliAgent: the agent's low-level create_elicitation (ELI-1..3), run by
-// the probe request of op create_elicitation (docs/probe.md §1.3).
+// the probe request of op create_elicitation (docs/probe.md §1.3). Each
+// check starts with needOffered: an agent need not offer the op.
 func (e *env) eliAgent() {
 	Describe("ELI: an agent's create_elicitation", func() {
 		DescribeTable("sends a mode only to a client that advertised it, and nothing in its place:", expectsError,
 			func(ctx SpecContext, caps string, req probe.Request) {
+				e.needOffered(ctx)
 				f := e.connectCaps(ctx, client.Config{Capabilities: json.RawMessage(caps)})
 				if f == nil {
 					return // malformed capabilities refused with -32602, as CAP-2 allows
@@ -309,6 +311,7 @@ func (e *env) eliAgent() {
 		)
 
 		e.it("form-unchanged", "sends a multi-field form unchanged, scoped to its session, and hands back the typed content", rules("ELI-2"), func(ctx SpecContext) {
+			e.needOffered(ctx)
 			f := e.connect(ctx, formAndURLClient).answer(script.AcceptContent(json.RawMessage(profileContent)))
 			req := profileForm()
 			Expect(f.probe(ctx, req)).To(BeOutcome(probe.Outcome{Outcome: probe.OutcomeAccepted, Content: json.RawMessage(profileContent)}))
@@ -321,6 +324,7 @@ func (e *env) eliAgent() {
 		})
 
 		e.it("url-unchanged", "sends a URL elicitation unchanged, scoped to its session, and hands back the accept", rules("ELI-2"), func(ctx SpecContext) {
+			e.needOffered(ctx)
 			f := e.connect(ctx, formAndURLClient).answer(script.AcceptWithoutContent())
 			req := signInURL()
 			Expect(f.probe(ctx, req)).To(BeOutcome(probe.Outcome{Outcome: probe.OutcomeAccepted}))
@@ -334,6 +338,7 @@ func (e *env) eliAgent() {
 
 		DescribeTable("hands back a decline or cancel without content:",
 			func(ctx SpecContext, answer script.Answer, want probe.Outcome) {
+				e.needOffered(ctx)
 				f := e.connect(ctx, formAndURLClient).answer(answer)
 				// An outcome with content beside a decline or cancel breaks the
 				// outcome schema, which f.probe checks.
@@ -345,6 +350,7 @@ func (e *env) eliAgent() {
 
 		DescribeTable("refuses an accepted form whose content breaks the schema:", expectsError,
 			func(ctx SpecContext, content string) {
+				e.needOffered(ctx)
 				f := e.connect(ctx, formAndURLClient).answer(script.AcceptContent(json.RawMessage(content)))
 				Expect(f.probe(ctx, profileForm())).To(BeOutcome(invalidResponse))
 			},

@@ -65,6 +65,8 @@ type env struct {
 	known      bool       // the client's capabilities were read
 	form       bool
 	clientCaps json.RawMessage
+
+	offer offering // whether an agent offers create_elicitation (needOffered)
 }
 
 // Catalogue declares every check of o.Subject's role against it. Call it
@@ -282,10 +284,16 @@ func (f *fixture) answer(answers ...script.Answer) *fixture {
 }
 
 // probe runs a probe request as a prompt and returns the outcome; the turn
-// must end with end_turn.
+// must end with end_turn. A create_elicitation request is skipped, not
+// offered, when the agent does not offer the op (needOffered), and fails
+// when the agent, which offers it, answers as one that does not.
 func (f *fixture) probe(ctx context.Context, req probe.Request) probe.Outcome {
 	GinkgoHelper()
+	if req.Op == probe.OpCreateElicitation {
+		f.e.needOffered(ctx)
+	}
 	out, stop, err := f.mc.Probe(f.e.wait(ctx), req)
+	f.expectOffered(req, out, err)
 	f.failProbe(err, req, "")
 	expectEqual("the agent ended the probe's prompt turn with stopReason %s, want %s", stop, "end_turn")
 	return out
