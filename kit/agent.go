@@ -40,8 +40,9 @@ type Agent struct {
 	// AskChoice runs your ask_choice for one probe request.
 	AskChoice func(c *Call) (any, error)
 	// CreateElicitation runs your create_elicitation for one probe request
-	// of revision 2; nil answers such a request with -32602, as an adapter
-	// of revision 1 does.
+	// of revision 2. nil says your agent does not offer it: every such
+	// request is answered with the error outcome not_offered (revision 3,
+	// docs/probe.md §1.9), and acpconform reports the op "not offered".
 	CreateElicitation func(c *ElicitationCall) (any, error)
 	// Errors tells your errors apart.
 	Errors Errors
@@ -140,9 +141,6 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 		}
 	}
 	req, err := probe.ParseRequest(text)
-	if err == nil && req.Op == probe.OpCreateElicitation && s.agent.CreateElicitation == nil {
-		err = fmt.Errorf("unknown probe op %q: this adapter runs ask_choice only (probe revision 1)", req.Op)
-	}
 	if err == nil && req.Op == probe.OpAskChoice && s.agent.AskChoice == nil {
 		err = fmt.Errorf("unknown probe op %q: this adapter runs create_elicitation only", req.Op)
 	}
@@ -164,12 +162,23 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
 }
 
-// run runs the user's function for req and describes the outcome.
+// run runs the user's function for req and describes the outcome; an
+// adapter without CreateElicitation does not offer that op.
 func (s *server) run(ctx context.Context, session *Session, req probe.Request) probe.Outcome {
 	if req.Op == probe.OpCreateElicitation {
+		if s.agent.CreateElicitation == nil {
+			return notOffered()
+		}
 		return s.createElicitation(ctx, session, req)
 	}
 	return s.askChoice(ctx, session, req)
+}
+
+// notOffered is the outcome of a create_elicitation request to an adapter
+// that does not offer the op (docs/probe.md §1.9).
+func notOffered() probe.Outcome {
+	return probe.Outcome{Acpconform: probe.Version, Outcome: probe.OutcomeError, Error: probe.ErrorNotOffered,
+		Message: "this adapter does not offer create_elicitation: it runs ask_choice only"}
 }
 
 // askChoice runs the user's ask_choice for req and describes the outcome.

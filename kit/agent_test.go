@@ -278,8 +278,6 @@ func TestWhatIsNoProbeRequestIsRefused(t *testing.T) {
 		want  string
 	}{
 		{"not JSON", kit.Agent{AskChoice: tokenAsker}, "hello", "not an acpconform probe request"},
-		{"create_elicitation, to an adapter without it", kit.Agent{AskChoice: tokenAsker},
-			`{"acpconform":1,"op":"create_elicitation","mode":"url","message":"m","url":"https://x","elicitationId":"e"}`, "ask_choice only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, session := started(t, tc.agent, form)
@@ -289,6 +287,27 @@ func TestWhatIsNoProbeRequestIsRefused(t *testing.T) {
 				t.Errorf("want -32602 saying %q, got %+v", tc.want, answer.Error)
 			}
 		})
+	}
+}
+
+// TestWithoutCreateElicitationTheOpIsNotOffered: an adapter without
+// CreateElicitation answers every create_elicitation request, whatever
+// its mode, with the outcome not_offered, having sent nothing, and ends
+// the turn (docs/probe.md §1.9).
+func TestWithoutCreateElicitationTheOpIsNotOffered(t *testing.T) {
+	for _, request := range []string{
+		`{"acpconform":1,"op":"create_elicitation","mode":"url","message":"m","url":"https://x","elicitationId":"e"}`,
+		`{"acpconform":1,"op":"create_elicitation","mode":"form","message":"m","requestedSchema":{"type":"object","properties":{}}}`,
+	} {
+		c, session := started(t, kit.Agent{AskChoice: tokenAsker}, `{"elicitation":{"form":{},"url":{}}}`)
+		c.prompt(session, request)
+		frames, answer := c.untilTurnEnds()
+		if len(frames) != 1 || string(answer.Result) != `{"stopReason":"end_turn"}` {
+			t.Fatalf("%s: want one outcome and end_turn, got %d frames and %s %+v", request, len(frames), answer.Result, answer.Error)
+		}
+		if out := outcome(t, frames[0]); !out.NotOffered() || out.Message == "" {
+			t.Errorf("%s: outcome %+v, want the error not_offered with a message", request, out)
+		}
 	}
 }
 

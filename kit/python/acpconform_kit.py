@@ -999,8 +999,9 @@ class _Agent:
         return {"outcome": "accepted", "index": index, "value": _unbox(value)}
 
     async def run_create_elicitation(self, turn, warn):
-        if self.create_elicitation is None:
-            raise _Internal("this adapter has no create_elicitation")
+        if self.create_elicitation is None:  # the agent does not offer the op (docs/probe.md §1.9)
+            return {"outcome": "error", "error": "not_offered",
+                    "message": "this adapter does not offer create_elicitation: it runs ask_choice only"}
         req = turn.req
         call = ElicitationCall(turn.session, req.mode, req.message, req.requested_schema, req.url, req.elicitation_id,
                                turn.event, warn)
@@ -1098,7 +1099,9 @@ def run_agent(ask_choice=None, create_elicitation=None, errors=None, results=Non
                               and, for an accepted form, .content. Dicts work
                               too. Sync or async. The outcome is the result
                               as returned: content beside a decline, say, is
-                              reported, not dropped.
+                              reported, not dropped. Without it, the agent does
+                              not offer the op: each request of it is answered
+                              with the error outcome not_offered.
     errors                    maps your exception classes to the outcome's
                               error kinds: invalid_argument, unsupported,
                               invalid_response, invalid_fallback. The kit

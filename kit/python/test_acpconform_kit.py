@@ -434,6 +434,18 @@ class AgentTurns(unittest.IsolatedAsyncioTestCase):
         await agent.close()
 
 
+    async def test_without_create_elicitation_the_op_is_not_offered(self):
+        agent = Agent(ask_choice=lambda call: kit.Declined())
+        sid = await agent.start({"elicitation": {"form": {}, "url": {}}})
+        for id_, request in ((2, {"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {}}}),
+                             (3, {"mode": "url", "message": "m", "url": "https://x/", "elicitationId": "e"})):
+            agent.send(agent.prompt(id_, sid, dict(request, acpconform=1, op="create_elicitation")))
+            outcome, answer = await agent.outcome(id_)
+            self.assertEqual(answer["result"], {"stopReason": "end_turn"})
+            self.assertEqual((outcome["outcome"], outcome["error"]), ("error", "not_offered"))
+            self.assertIn("create_elicitation", outcome["message"])
+        await agent.close()
+
     async def test_create_elicitation_result_reported_as_returned(self):
         # What the feature returns is the outcome, wrong or not: the kit drops,
         # fills in and validates nothing, so that the catalogue can judge it.

@@ -84,9 +84,6 @@ export function serveAgent(stream, agent) {
       } catch (err) {
         throw acp.RequestError.invalidParams({ error: err.message });
       }
-      if (req.op === "create_elicitation" && !agent.createElicitation) {
-        throw acp.RequestError.invalidParams({ error: "this adapter serves no create_elicitation (probe revision 1)" });
-      }
       // The turn ends on session/cancel, on a newer prompt of the session,
       // and on $/cancel_request for this prompt. The SDK also aborts `signal`
       // when the connection closes: that is left to the user's call, which
@@ -136,7 +133,8 @@ export function serveAgent(stream, agent) {
  *   signal, equal, warn} (README.md says each).
  * @param agent.createElicitation {(call) => Promise<{status or action, content?}>}
  *   the user's create_elicitation, given {session, request, signal, warn};
- *   without it, op create_elicitation is answered -32602.
+ *   without it, the agent does not offer the op: each such request is
+ *   answered with the error outcome not_offered (§1.9).
  * @param agent.errors {{[kind]: ErrorClass | ErrorClass[]}} the user's error
  *   classes by outcome kind: invalid_argument, unsupported, invalid_response,
  *   invalid_fallback.
@@ -188,6 +186,10 @@ function aborted(signal) {
   });
 }
 
+// NOT_OFFERED answers op create_elicitation for an adapter without
+// createElicitation: it does not offer the op (§1.9).
+const NOT_OFFERED = { outcome: "error", error: "not_offered", message: "this adapter does not offer create_elicitation: it runs askChoice only" };
+
 // run runs one probe request with the user's callbacks and returns the
 // outcome's text. It never rejects.
 async function run(agent, session, req, signal, closed) {
@@ -200,7 +202,8 @@ async function run(agent, session, req, signal, closed) {
   };
   let out;
   try {
-    out = req.op === "create_elicitation" ? await elicit(agent, session, req, signal, warn) : await choose(agent, session, req, signal, warn);
+    if (req.op === "create_elicitation" && !agent.createElicitation) out = NOT_OFFERED;
+    else out = req.op === "create_elicitation" ? await elicit(agent, session, req, signal, warn) : await choose(agent, session, req, signal, warn);
   } catch (err) {
     out = errorOutcome(err, agent.errors, closed);
   }

@@ -96,6 +96,25 @@ test("a prompt that is no probe request is -32602", bounded, async () => {
   await assert.rejects(probe(async () => ({ status: "declined" }), "hello", () => ({ action: "cancel" })), { code: -32602 });
 });
 
+test("without createElicitation, op create_elicitation is not offered, in either mode", bounded, async () => {
+  for (const request of [
+    '{"acpconform":1,"op":"create_elicitation","mode":"form","message":"m","requestedSchema":{"type":"object","properties":{}}}',
+    '{"acpconform":1,"op":"create_elicitation","mode":"url","message":"m","url":"https://example.com/","elicitationId":"e1"}',
+  ]) {
+    const sent = [];
+    const { stopReason, texts } = await probe(async () => ({ status: "declined" }), request, (params) => sent.push(params), {
+      capabilities: { elicitation: { form: {}, url: {} } },
+    });
+    assert.equal(stopReason, "end_turn");
+    assert.deepEqual(sent, []);
+    assert.equal(texts.length, 1);
+    const o = JSON.parse(texts[0]);
+    assert.equal(o.outcome, "error");
+    assert.equal(o.error, "not_offered");
+    assert.match(o.message, /create_elicitation/);
+  }
+});
+
 // elicited runs one create_elicitation probe whose feature returns result
 // as it is, and returns the outcome's text.
 async function elicited(result, { mode = "form" } = {}) {
