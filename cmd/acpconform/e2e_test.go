@@ -255,7 +255,7 @@ func TestBaselineForPullRequests(t *testing.T) {
 
 	r = acpconform(t, nil, "agent", "--baseline", baseline, "--", bin, "reference-agent")
 	expectCode(t, r, reports.ExitStaleBaseline) // the fixed agent makes the entries stale
-	if !strings.Contains(r.stdout, "stale:") || !regexp.MustCompile(`is conformant: \d+ MUST checks passed, \d+ stale baseline entr`).MatchString(r.stdout) || strings.Contains(r.stdout, "NOT conformant") {
+	if !strings.Contains(r.stdout, "stale:") || !regexp.MustCompile(`is conformant on ask_choice and create_elicitation: \d+ MUST checks passed, \d+ stale baseline entr`).MatchString(r.stdout) || strings.Contains(r.stdout, "NOT conformant") {
 		t.Errorf("a conformant agent with stale entries is not said to be conformant, with its stale entries:\n%s", r.stdout)
 	}
 	if r.report.Verdict != reports.Conformant {
