@@ -101,6 +101,12 @@ func (r Run) scope() string {
 	return s
 }
 
+// othersThanAgent reports whether the run has checks of a client or a
+// relay beside its agent's.
+func (r Run) othersThanAgent() bool {
+	return slices.ContainsFunc(r.Checks, func(c Check) bool { return c.Role == "client" || c.Role == "relay" })
+}
+
 // notOfferedNote is how the verdict of a run that is not conformant says
 // which operations the agent does not offer: " (create_elicitation not
 // offered)", or "".

@@ -172,6 +172,13 @@ func TestVerdictsOfAgentsThatOfferBoth(t *testing.T) {
 		t.Errorf("an agent whose ELI checks were deselected: %q", h)
 	}
 
+	mixed := reports.FromGinkgo(types.Report{SpecReports: append(both.SpecReports,
+		spec("ELI: a client under test", "answers forms", types.SpecStatePassed, []string{"area:ELI", "role:client", "rule:ELI-4", "level:MUST", "check:ELI-4:multi-field"}, ""))}, "the reference", nil, false)
+	reports.Decide(&mixed, nil, "", false)
+	if h := mixed.Headline(); h != "the reference is conformant, its agent on ask_choice and create_elicitation" {
+		t.Errorf("a run of an agent and a client: %q", h)
+	}
+
 	client := reports.FromGinkgo(types.Report{SpecReports: types.SpecReports{
 		spec("ELI: a client under test", "answers forms", types.SpecStatePassed, []string{"area:ELI", "role:client", "rule:ELI-4", "level:MUST", "check:ELI-4:multi-field"}, ""),
 	}}, "my-client", nil, false)
