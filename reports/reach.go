@@ -101,11 +101,10 @@ func (r Run) scope() string {
 	return s
 }
 
-// othersThanAgent reports whether the run has checks of a client or a
-// relay beside its agent's.
-func (r Run) othersThanAgent() bool {
-	return slices.ContainsFunc(r.Checks, func(c Check) bool { return c.Role == "client" || c.Role == "relay" })
-}
+// everyRole reports whether the run is acpconform run's, which checks a
+// client and relays beside its agent. (An agent's catalogue has checks of
+// the relay role too, run against the reference's own relays in-process.)
+func (r Run) everyRole() bool { return r.Selection.Catalogue == "run" }
 
 // notOfferedNote is how the verdict of a run that is not conformant says
 // which operations the agent does not offer: " (create_elicitation not

@@ -205,9 +205,9 @@ func (v Verdict) ExitCode() int {
 // conformant", "nothing was checked of my-agent". Of an agent, it names
 // what a conformant verdict covers, "my-agent is conformant on ask_choice
 // (create_elicitation not offered)", and what a run that is not
-// conformant found not offered (see [Run.Operations]); of a run of an
-// agent and other roles, "... is conformant, its agent on ask_choice and
-// create_elicitation".
+// conformant found not offered (see [Run.Operations]); of acpconform
+// run's, which checks every role, "... is conformant, its agent on
+// ask_choice and create_elicitation".
 func (r Run) Headline() string {
 	switch r.Verdict {
 	case Conformant:
@@ -215,7 +215,7 @@ func (r Run) Headline() string {
 		switch {
 		case scope == "":
 			return r.Subject + " is conformant"
-		case r.othersThanAgent(): // acpconform run: its clients and relays too
+		case r.everyRole(): // its client and relays too
 			return r.Subject + " is conformant, its agent on " + scope
 		}
 		return r.Subject + " is conformant on " + scope
