@@ -365,6 +365,7 @@ func (e *env) eliAgent() {
 			e.entry("an email of the wrong format", slug("wrong-format"), rules("ELI-3"), `{"name":"Ada","age":36,"email":"ada"}`),
 			e.entry("no content at all", slug("no-content"), rules("ELI-3"), `null`),
 		)
+		e.eliContent()
 	})
 }
 
