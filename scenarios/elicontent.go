@@ -21,15 +21,18 @@ import (
 // declare is valid (contract revision 5), and no check here sends one.
 func (e *env) eliContent() {
 	e.it("inclusive-bounds-accepted", "hands back unchanged content whose every property sits at an inclusive bound", rules("ELI-2"), func(ctx SpecContext) {
+		e.needOffered(ctx)
 		e.expectHandedBack(ctx, atBounds, "sits at an inclusive bound of its property, which JSON Schema allows")
 	})
 
 	e.it("integer-by-value", "hands back unchanged integers written with a fraction or an exponent", rules("ELI-2"), func(ctx SpecContext) {
+		e.needOffered(ctx)
 		e.expectHandedBack(ctx, integerSpellings, "is an integer by value, as JSON Schema judges integers")
 	})
 
 	DescribeTable("refuses an accepted form whose content breaks one keyword of the schema:", expectsError,
 		func(ctx SpecContext, content, why string) {
+			e.needOffered(ctx)
 			f := e.connect(ctx, formAndURLClient).answer(script.AcceptContent(json.RawMessage(content)))
 			out := f.probe(ctx, keywordsForm())
 			if outcomeIs(out, invalidResponse) != nil {
