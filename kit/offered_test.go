@@ -39,7 +39,7 @@ func TestAnAgentWithoutCreateElicitationIsConformantOnAskChoice(t *testing.T) {
 	}
 
 	for name, edits := range map[string][][]string{
-		"without CreateElicitation":     {withoutIt},
+		"without CreateElicitation":      {withoutIt},
 		"on the kit of probe revision 2": {withoutIt, revision1},
 	} {
 		t.Run(name, func(t *testing.T) {
