@@ -135,13 +135,17 @@ type Unreached struct {
 }
 
 // Unreached lists the MUST rules of r.Rules (the rules its checks cite)
-// that no check of the run reached, in the contract's order: a run that
+// of the run's role (every role for acpconform run) that no check of the
+// run reached, in the contract's order: a run that
 // left them out, or skipped them, says nothing of them, and a verdict of
 // conformance does not cover them.
 func (r Run) Unreached() []Unreached {
 	var out []Unreached
 	for _, rule := range r.Rules {
-		if rule.Level != "MUST" {
+		// A run of one role's catalogue is not judged on the rules of the
+		// others: an agent's catalogue checks the reference's own relays
+		// in-process, which a command subject skips.
+		if rule.Level != "MUST" || (!r.everyRole() && rule.Role != "" && r.Selection.Catalogue != "" && rule.Role != r.Selection.Catalogue) {
 			continue
 		}
 		reached := false

@@ -156,6 +156,7 @@ type Run struct {
 type Rule struct {
 	ID     string `json:"id"`
 	Level  string `json:"level"`  // MUST or SHOULD
+	Role   string `json:"role"`   // agent, client or relay: whose rule it is
 	Source string `json:"source"` // the seed, ACP's text or schema with file and line, or the harness's advice
 }
 

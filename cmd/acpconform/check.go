@@ -672,7 +672,7 @@ func citedRules(checks []reports.Check) []reports.Rule {
 	var out []reports.Rule
 	for _, r := range suite.Rules() {
 		if cited[r.ID] {
-			out = append(out, reports.Rule{ID: r.ID, Level: string(r.Level), Source: r.Source})
+			out = append(out, reports.Rule{ID: r.ID, Level: string(r.Level), Role: string(r.Role), Source: r.Source})
 		}
 	}
 	return out
