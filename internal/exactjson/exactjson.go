@@ -17,6 +17,7 @@ import (
 	encjson "encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -213,4 +214,30 @@ func kindOf(b []byte) string {
 		return "an array"
 	}
 	return "no JSON value"
+}
+
+// OnEveryReading runs judge on each reading of a subject's JSON text (see
+// Readings) and returns what it found: so that no reading hides a failure.
+// A finding of one reading alone says which reading, and which duplicate,
+// it rests on; a finding of both is given once.
+func OnEveryReading(text []byte, judge func(reading []byte) []string) []string {
+	readings, dups := Readings(text)
+	if len(readings) == 1 {
+		return judge(readings[0])
+	}
+	first, last := judge(readings[0]), judge(readings[1])
+	var out []string
+	for _, f := range first {
+		if slices.Contains(last, f) {
+			out = append(out, f)
+		} else {
+			out = append(out, fmt.Sprintf("%s (reading the first of the duplicate %s)", f, Say(dups)))
+		}
+	}
+	for _, f := range last {
+		if !slices.Contains(first, f) {
+			out = append(out, fmt.Sprintf("%s (reading the last of the duplicate %s)", f, Say(dups)))
+		}
+	}
+	return out
 }

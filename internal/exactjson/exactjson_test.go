@@ -105,3 +105,34 @@ func ExampleReadings() {
 	// {"action":"decline","content":null}
 	// names twice: "content"
 }
+
+func TestOnEveryReading(t *testing.T) {
+	judge := func(reading []byte) []string {
+		var a answer
+		if err := exactjson.Unmarshal(reading, &a); err != nil {
+			return []string{err.Error()}
+		}
+		var out []string
+		if a.Action != "decline" {
+			out = append(out, fmt.Sprintf("the action is %q", a.Action))
+		}
+		if a.Content != nil {
+			out = append(out, "content")
+		}
+		return out
+	}
+	for text, want := range map[string][]string{
+		`{"action":"decline"}`:                                     nil,
+		`{"action":"decline","Content":{}}`:                        nil,
+		`{"action":"decline","content":{},"content":null}`:         {"content"}, // null is there too
+		`{"action":"accept","action":"decline"}`:                   {`the action is "accept" (reading the first of the duplicate "action")`},
+		`{"action":"decline","action":"cancel","content":{}}`:      {"content", `the action is "cancel" (reading the last of the duplicate "action")`},
+		`{"action":"x","content":{"a":1,"a":2},"action":"x"}`:      {`the action is "x"`, "content"},
+		`{"action":"decline","content":{"a":1,"a":2}}`:             {"content"},
+		`{"action":"decline","content":{"a":1},"content":{"a":1}}`: {"content"},
+	} {
+		if got := exactjson.OnEveryReading([]byte(text), judge); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("OnEveryReading(%s) = %q, want %q", text, got, want)
+		}
+	}
+}
