@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -27,17 +28,21 @@ import (
 
 // options read as the SDKs do. Invalid UTF-8 and lone surrogates are let
 // through, as JSON.parse lets them, so that exactness costs nothing but
-// the names; an encoding/json Number takes a JSON number only.
-var options = json.JoinOptions(
-	jsontext.AllowInvalidUTF8(true),
-	json.WithUnmarshalers(json.UnmarshalFunc(func(b []byte, n *encjson.Number) error {
-		if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
-			return fmt.Errorf("%s is no JSON number", kindOf(b))
-		}
-		*n = encjson.Number(b)
-		return nil
-	})),
-)
+// the names; an encoding/json Number takes a JSON number only. They are
+// built at first use: agents link this package through probe, and their
+// start is timed.
+var options = sync.OnceValue(func() json.Options {
+	return json.JoinOptions(
+		jsontext.AllowInvalidUTF8(true),
+		json.WithUnmarshalers(json.UnmarshalFunc(func(b []byte, n *encjson.Number) error {
+			if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
+				return fmt.Errorf("%s is no JSON number", kindOf(b))
+			}
+			*n = encjson.Number(b)
+			return nil
+		})),
+	)
+})
 
 // Unmarshal decodes data into v with member names matched exactly, as the
 // SDKs match them: a struct field takes only the member its json tag names
@@ -49,10 +54,10 @@ var options = json.JoinOptions(
 // last, as JavaScript and Python do: judge such a text on each of its
 // Readings instead.
 func Unmarshal(data []byte, v any) error {
-	err := json.Unmarshal(data, v, options)
+	err := json.Unmarshal(data, v, options())
 	if errors.Is(err, jsontext.ErrDuplicateName) {
 		readings, _ := Readings(data)
-		err = json.Unmarshal(readings[len(readings)-1], v, options)
+		err = json.Unmarshal(readings[len(readings)-1], v, options())
 	}
 	return err
 }
