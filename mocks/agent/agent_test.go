@@ -158,6 +158,29 @@ var _ = Describe("The mock agent checks every answer (CLI-1, CLI-2)", func() {
 		Expect(a.Capabilities()).To(BeNil(), `"ClientCapabilities" is no "clientCapabilities", as ACP's SDKs read it`)
 	})
 
+	It("reads the prompt's sessionId by its exact name", within, func(ctx SpecContext) {
+		a := agent.New(agent.Config{})
+		a.Append(elicit(deploy()))
+		agentEnd, clientEnd := wire.Pipe(wire.Options{})
+		a.Connect(agentEnd)
+		DeferCleanup(a.Close)
+		asked := make(chan json.RawMessage, 1)
+		p := peer.New(clientEnd, func(ctx context.Context, p *peer.Peer, m peer.Message) {
+			if m.Method == "elicitation/create" {
+				asked <- m.Params
+				_ = p.Respond(ctx, m.ID, map[string]string{"action": "decline"})
+			}
+		})
+		DeferCleanup(p.Close)
+		_, err := p.Call(ctx, "initialize", json.RawMessage(`{"protocolVersion":1,"clientCapabilities":{"elicitation":{"form":{}}}}`))
+		Expect(err).NotTo(HaveOccurred())
+		_, err = p.Call(ctx, "session/prompt", json.RawMessage(`{"SessionId":"mock-session-1","prompt":[]}`))
+		Expect(err).NotTo(HaveOccurred())
+		var params map[string]json.RawMessage
+		Expect(json.Unmarshal(<-asked, &params)).To(Succeed())
+		Expect(params).NotTo(HaveKey("sessionId"), `"SessionId" names no session, as ACP's SDKs read it`)
+	})
+
 	It("records CLI-1 for a mock client whose route is unregistered although it advertises form", within, func(ctx SpecContext) {
 		a := agent.New(agent.Config{})
 		a.Append(elicit(deploy()))

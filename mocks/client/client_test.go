@@ -253,6 +253,18 @@ var _ = Describe("The mock client against a misbehaving agent", func() {
 		Expect(err).To(MatchError(ContainSubstring(`session/new: no sessionId in {"SessionId":"s1"}`)))
 	})
 
+	It("reads session/prompt's stopReason by its exact name", within, func(ctx SpecContext) {
+		go func() {
+			defer GinkgoRecover()
+			req, err := agentEnd.ReadFrame(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			var m struct{ ID json.RawMessage }
+			Expect(json.Unmarshal(req, &m)).To(Succeed())
+			Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"StopReason":"end_turn"}}`+"\n"))).To(Succeed())
+		}()
+		Expect(c.PromptIn(ctx, "s", "go").Wait(ctx)).To(BeEmpty(), `"StopReason" is no stopReason`)
+	})
+
 	It("stops waiting at once when the agent disappears", within, func(ctx SpecContext) {
 		go func() {
 			defer GinkgoRecover()
