@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/acpconform/acpconform/internal/elide"
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/internal/jsonscan"
 )
 
@@ -294,11 +295,15 @@ func IsOutcome(text string) bool {
 const MaxDepth = 10000
 
 // UnmarshalJSON reads an outcome, integers by value ([Integer]), so that
-// an index of 1.0 is 1 and one of 0.0 is 0. It does not check the outcome schema: schema.ParseOutcome
-// (package probe/schema) does, and says what an adapter got wrong.
+// an index of 1.0 is 1 and one of 0.0 is 0, and members by their exact
+// names, as the outcome schema names them: "Outcome" is an unknown member,
+// ignored, not the outcome. Of a member named twice it reads the last. It
+// does not check the outcome schema: schema.ParseOutcome (package
+// probe/schema) does, says what an adapter got wrong, and reads every
+// reading of a duplicate.
 func (o *Outcome) UnmarshalJSON(b []byte) error {
 	var w outcomeJSON
-	if err := json.Unmarshal(b, &w); err != nil {
+	if err := exactjson.Unmarshal(b, &w); err != nil {
 		return err
 	}
 	*o = Outcome{Acpconform: Version, Outcome: w.Outcome, Value: w.Value, Content: w.Content, Error: w.Error, Data: w.Data, Warnings: w.Warnings}

@@ -39,6 +39,12 @@ func TestSameValue(t *testing.T) {
 		{`125`, `-125`, false},
 		{`{`, `{`, false},
 		{`1 2`, `1`, false},
+		{`{"a":1}`, `{"A":1}`, false}, // names are exact
+		{`{"a":1,"a":1}`, `{"a":1}`, true},
+		{`{"a":{"b":1,"b":1.0}}`, `{"a":{"b":1}}`, true},
+		{`{"a":1,"a":2}`, `{"a":2}`, false}, // the first reading differs
+		{`{"a":1,"a":2}`, `{"a":1}`, false}, // the last reading differs
+		{`{"a":1,"a":2}`, `{"a":1,"a":2}`, false},
 	} {
 		if got := probe.SameValue(json.RawMessage(tc.a), json.RawMessage(tc.b)); got != tc.same {
 			t.Errorf("SameValue(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.same)
@@ -103,12 +109,31 @@ func TestParseOutcome(t *testing.T) {
 	if err != nil || *o.Index != 1 {
 		t.Errorf("ParseOutcome(index 1.0) = %+v, %v; want index 1", o, err)
 	}
+	// What the schema reads is what is compared: an outcome whose
+	// capitalised member repeats one of its own is read by the exact one
+	// (encoding/json took the last, "accepted", after the schema read
+	// "declined").
+	o, err = schema.ParseOutcome(`{"acpconform":1,"outcome":"declined","Outcome":"accepted","Index":0}`)
+	if err != nil || o.Outcome != probe.OutcomeDeclined || o.Index != nil {
+		t.Errorf(`ParseOutcome(outcome "declined", "Outcome" "accepted") = %+v, %v; want declined, no index`, o, err)
+	}
+	o, err = schema.ParseOutcome(`{"acpconform":1,"outcome":"declined","outcome":"declined","warnings":[]}`)
+	if err != nil || o.Outcome != probe.OutcomeDeclined {
+		t.Errorf("ParseOutcome(a duplicate of one meaning) = %+v, %v; want declined", o, err)
+	}
 	for text, want := range map[string]string{
 		`{"outcome":"accepted"}`:                                       `at the top level: missing "acpconform" (schema: outcome.json#/required)`,
 		`{"acpconform":1,"outcome":"maybe"}`:                           `at /outcome: want one of "accepted", "declined", "cancelled", "error", got "maybe" (schema: outcome.json#/properties/outcome/enum)`,
 		`{"acpconform":1,"outcome":"accepted"`:                         "outcome is not one JSON value",
 		`{"acpconform":1,"outcome":"declined"} x`:                      "outcome is not one JSON value",
 		`{"acpconform":1,"outcome":"accepted","index":1e30,"value":1}`: "at /index: want at most 9007199254740991, got 1e30 (schema: outcome.json#/properties/index/maximum)",
+		// Member names are exact: "Outcome" is an unknown member.
+		`{"acpconform":1,"Outcome":"accepted","Index":0,"Value":"preview"}`: `at the top level: missing "outcome"`,
+		// A member named twice: each reading must match, and say the same.
+		`{"acpconform":1,"outcome":"declined","outcome":"cancelled"}`:                            `outcome names "outcome" twice, and its two readings differ: {"acpconform":1,"outcome":"declined"} with the first of each, {"acpconform":1,"outcome":"cancelled"} with the last; an outcome has one meaning`,
+		`{"acpconform":1,"outcome":"declined","outcome":"accepted","index":0,"value":"preview"}`: `outcome names "outcome" twice, and read with the first of each, outcome does not match the probe contract's outcome schema: at /index: only an accepted outcome has an index`,
+		`{"acpconform":1,"outcome":"accepted","index":0,"value":"a","outcome":"maybe"}`:          `outcome names "outcome" twice, and read with the last of each, outcome does not match the probe contract's outcome schema: at /index: only an accepted outcome has an index`,
+		`{"acpconform":1,"outcome":"accepted","index":0,"value":{"x":1,"x":2}}`:                  `outcome names "x" in /value twice, and its two readings differ`,
 	} {
 		if _, err := schema.ParseOutcome(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseOutcome(%s) = %v, want an error containing %q", text, err, want)

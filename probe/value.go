@@ -5,16 +5,32 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/acpconform/acpconform/internal/exactjson"
 )
 
 // SameValue reports whether two JSON texts are the same value: equal as JSON,
-// structurally. Object key order and white space do not matter, numbers are
-// compared exactly by value (1, 1.0 and 1e0 are the same; 2^53 and 2^53+1
-// are not), and invalid JSON equals nothing.
+// structurally. Object key order and white space do not matter, member
+// names are compared exactly (case included), numbers are compared exactly
+// by value (1, 1.0 and 1e0 are the same; 2^53 and 2^53+1 are not), and
+// invalid JSON equals nothing. A text in which an object names a member
+// twice is the same as another only when each of its readings is (the
+// first of each duplicate, and the last): {"a":1,"a":1} is {"a":1}, and
+// {"a":1,"a":2}, which has no single meaning, is the same as no text, not
+// even itself.
 func SameValue(a, b json.RawMessage) bool {
-	va, okA := decode(a)
-	vb, okB := decode(b)
-	return okA && okB && sameJSON(va, vb)
+	readingsA, _ := exactjson.Readings(a)
+	readingsB, _ := exactjson.Readings(b)
+	for _, ra := range readingsA {
+		for _, rb := range readingsB {
+			va, okA := decode(ra)
+			vb, okB := decode(rb)
+			if !okA || !okB || !sameJSON(va, vb) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func decode(raw json.RawMessage) (any, bool) {

@@ -123,4 +123,19 @@ var _ = Describe("AgentConnection", func() {
 		Expect(caps.Elicitation.Url).NotTo(BeNil())
 		Expect(caps.Elicitation.Meta).To(HaveKey("x"))
 	})
+
+	// ACP's SDKs match member names exactly; the SDK's typed decoding,
+	// with encoding/json, would read each of these as form support.
+	DescribeTable("reads a capability whose name differs by case as absent (CAP-1)",
+		func(ctx SpecContext, params string) {
+			c := newFakeClient()
+			resp := c.call(ctx, "initialize", params)
+			Expect(resp.Error).To(BeEmpty(), "initialize failed: %s", resp.Raw)
+			Expect(c.session().SupportsElicitation(reference.ModeForm)).To(BeFalse())
+			Expect(c.session().SupportsElicitation(reference.ModeURL)).To(BeTrue())
+		},
+		Entry("Form", within, `{"protocolVersion":1,"clientCapabilities":{"elicitation":{"Form":{},"url":{}}}}`),
+		Entry("Elicitation", within, `{"protocolVersion":1,"clientCapabilities":{"elicitation":{"url":{}},"Elicitation":{"form":{}}}}`),
+		Entry("ClientCapabilities", within, `{"protocolVersion":1,"clientCapabilities":{"elicitation":{"url":{}}},"ClientCapabilities":{"elicitation":{"form":{}}}}`),
+	)
 })

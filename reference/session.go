@@ -110,33 +110,67 @@ func (s *Session) send(ctx context.Context, req ElicitationRequest) (Elicitation
 // elicitation, elicitation.form or elicitation.url of another JSON type
 // (false, "yes", [], 1) advertises nothing (CAP-1, CAP-2) and is dropped,
 // so that the typed decoding, which cannot hold it, reads it as absent
-// instead of refusing the whole initialize. Other params pass unchanged.
+// instead of refusing the whole initialize. So is a member whose name only
+// resembles one of these ("ClientCapabilities", "Elicitation", "Form"):
+// ACP's SDKs match names exactly and read it as unknown, where the typed
+// decoding, encoding/json's, would take it for the member it resembles
+// (CONTRACT "Reading the wire"). Other params pass unchanged.
 func asAdvertised(params json.RawMessage) json.RawMessage {
 	var p, caps, e map[string]json.RawMessage
-	if json.Unmarshal(params, &p) != nil || json.Unmarshal(p["clientCapabilities"], &caps) != nil {
+	if json.Unmarshal(params, &p) != nil || p == nil {
 		return params // not for us to judge: the typed decoding refuses it
 	}
+	changed := dropLookalikes(p, "clientCapabilities")
+	if json.Unmarshal(p["clientCapabilities"], &caps) != nil || caps == nil {
+		return remarshal(p, changed, params) // absent, null, or for the typed decoding to refuse
+	}
+	capsChanged := dropLookalikes(caps, "elicitation")
 	raw, ok := caps["elicitation"]
 	switch {
 	case !ok || isNull(raw):
-		return params
 	case !isObject(raw):
 		delete(caps, "elicitation") // advertises nothing
+		capsChanged = true
 	default:
 		_ = json.Unmarshal(raw, &e)
-		changed := false
+		modesChanged := dropLookalikes(e, "form", "url")
 		for _, mode := range []string{"form", "url"} {
 			if v, ok := e[mode]; ok && !isObject(v) && !isNull(v) {
 				delete(e, mode) // advertises nothing
-				changed = true
+				modesChanged = true
 			}
 		}
-		if !changed {
-			return params
+		if modesChanged {
+			caps["elicitation"], _ = json.Marshal(e)
+			capsChanged = true
 		}
-		caps["elicitation"], _ = json.Marshal(e)
 	}
-	p["clientCapabilities"], _ = json.Marshal(caps)
+	if capsChanged {
+		p["clientCapabilities"], _ = json.Marshal(caps)
+	}
+	return remarshal(p, changed || capsChanged, params)
+}
+
+// dropLookalikes deletes the members of m whose names differ from one of
+// names only by case, and reports whether there were any.
+func dropLookalikes(m map[string]json.RawMessage, names ...string) bool {
+	dropped := false
+	for k := range m {
+		for _, name := range names {
+			if strings.EqualFold(k, name) && k != name {
+				delete(m, k)
+				dropped = true
+			}
+		}
+	}
+	return dropped
+}
+
+// remarshal is p written again when changed, and params otherwise.
+func remarshal(p map[string]json.RawMessage, changed bool, params json.RawMessage) json.RawMessage {
+	if !changed {
+		return params
+	}
 	out, err := json.Marshal(p)
 	if err != nil {
 		return params

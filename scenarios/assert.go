@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega/format"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -123,14 +124,26 @@ func same(sentence string, got, want any) error {
 }
 
 // sameJSON returns nil when got is want as JSON: objects in any key
-// order, numbers of equal value however spelt. Otherwise its error is the
-// sentence, then a -want +got diff of the members that differ.
+// order, member names exact, numbers of equal value however spelt, and
+// each reading of a member named twice (probe.SameValue). Otherwise its
+// error is the sentence, then a -want +got diff of the members that
+// differ; of got that names a member twice, in the reading that differs,
+// saying so.
 func sameJSON(sentence string, got, want json.RawMessage) error {
 	if probe.SameValue(got, want) {
 		return nil
 	}
 	if got == nil {
 		return fmt.Errorf("%s: there is none", sentence)
+	}
+	if readings, dups := exactjson.Readings(got); len(dups) > 0 {
+		for i, r := range readings {
+			if !probe.SameValue(r, want) {
+				sentence = fmt.Sprintf("%s (what came names %s twice; read with the %s of each)", sentence, exactjson.Say(dups), []string{"first", "last"}[i])
+				got = r
+				break
+			}
+		}
 	}
 	g, err := decodeJSON(got)
 	if err != nil {

@@ -111,6 +111,18 @@ func TestAssertionSentences(t *testing.T) {
 				`- ["acpkit.dev/choice-description"]: "Bee"` + "\n" +
 				`+ description: "Bee"`},
 		{"JSON equal in another order and spelling", sameJSON("differs", json.RawMessage(`{"b":[1.0],"a":"x"}`), json.RawMessage(`{"a":"x","b":[1]}`)), ""},
+		{"a capitalised member", sameJSON("the agent sent other option metadata than the description",
+			json.RawMessage(`{"Description":"Bee"}`), json.RawMessage(`{"description":"Bee"}`)),
+			"the agent sent other option metadata than the description\n" +
+				"-want +got:\n" +
+				`+ Description: "Bee"` + "\n" +
+				`- description: "Bee"`},
+		{"a member twice, the first reading different", sameJSON("the agent sent other option metadata than the description",
+			json.RawMessage(`{"description":"Bea","description":"Bee"}`), json.RawMessage(`{"description":"Bee"}`)),
+			`the agent sent other option metadata than the description (what came names "description" twice; read with the first of each)` + "\n" +
+				"-want +got:\n" +
+				`- description: "Bee"` + "\n" +
+				`+ description: "Bea"`},
 		{"no JSON where JSON was wanted", sameJSON("the agent sent other option metadata than the description", nil, json.RawMessage(`{}`)),
 			"the agent sent other option metadata than the description: there is none"},
 		{"no error where one was wanted", isError("AskChoice returned %s once its context was cancelled, want %s", nil, context.Canceled),

@@ -50,6 +50,10 @@ func (e *env) capabilities() {
 			e.entry("form a number", rules("CAP-2", "CAP-1"), `{"elicitation":{"form":1}}`),
 			e.entry("elicitation a string", rules("CAP-2", "CAP-1"), `{"elicitation":"form"}`),
 			e.entry("url, and form false", rules("CAP-2", "CAP-1"), `{"elicitation":{"url":{},"form":false}}`),
+			// Member names are exact, as ACP's SDKs read them (revision 5):
+			// "Form" advertises nothing, though Go's encoding/json reads it
+			// as form.
+			e.entry("Form, capitalised", rules("CAP-2", "CAP-1"), `{"elicitation":{"Form":{}}}`),
 		)
 
 		DescribeTable("with form support the request is sent",

@@ -11,6 +11,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -129,10 +130,7 @@ func (e *env) relChecks() {
 			p.agent.send(ctx, errorAnswer(prompt.ID, cancelled))
 			got := p.client.await(ctx, "the answer to its cancelled session/prompt (id 2)", func(m relMsg) bool { return m.answers(idPrompt) })
 			// A relay may answer the cancelled request itself, as the agent would.
-			var e32800 struct {
-				Code *int `json:"code"`
-			}
-			if json.Unmarshal(got.Error, &e32800) != nil || e32800.Code == nil || *e32800.Code != -32800 {
+			if code, ok := errorCode(got.Error); !ok || code != -32800 {
 				Fail(fmt.Sprintf("relay defect: the agent answered the cancelled session/prompt with the error %s, and the client received %s instead",
 					show(cancelled), describeAnswer(got)))
 			}
@@ -163,11 +161,7 @@ func (e *env) relChecks() {
 			}
 			news := p.agent.awaitN(ctx, "the client's 2 session/new requests", 2, func(m relMsg) bool { return m.isRequest("session/new") })
 			for k := len(news) - 1; k >= 0; k-- {
-				var params struct {
-					Cwd string `json:"cwd"`
-				}
-				_ = json.Unmarshal(news[k].Params, &params)
-				p.agent.send(ctx, answer(news[k].ID, map[string]string{"sessionId": "session" + strings.ReplaceAll(params.Cwd, "/", "-")}))
+				p.agent.send(ctx, answer(news[k].ID, map[string]string{"sessionId": "session" + strings.ReplaceAll(cwdOf(news[k]), "/", "-")}))
 			}
 			for _, id := range []int{1, 2} {
 				got := p.client.await(ctx, fmt.Sprintf("the answer to its session/new id %d", id), func(m relMsg) bool { return m.answers(id) })
@@ -400,6 +394,27 @@ func textDiff(text, want string) string {
 	return fmt.Sprintf("its character %d of %d, %U, came as %U%s", i+1, len(sent), sent[i], got[i], hint)
 }
 
+// errorCode is the code of a JSON-RPC error object, read as ACP's SDKs
+// read it ("Code" is none); ok is false when it has no integer code.
+func errorCode(raw json.RawMessage) (code int, ok bool) {
+	var e struct {
+		Code *int `json:"code"`
+	}
+	if exactjson.Unmarshal(raw, &e) != nil || e.Code == nil {
+		return 0, false
+	}
+	return *e.Code, true
+}
+
+// cwdOf is a session/new's params.cwd.
+func cwdOf(m relMsg) string {
+	var p struct {
+		Cwd string `json:"cwd"`
+	}
+	_ = exactjson.Unmarshal(m.Params, &p)
+	return p.Cwd
+}
+
 // promptText is the text of a session/prompt's first text block.
 func promptText(m relMsg) string {
 	var p struct {
@@ -407,7 +422,7 @@ func promptText(m relMsg) string {
 			Text string `json:"text"`
 		} `json:"prompt"`
 	}
-	_ = json.Unmarshal(m.Params, &p)
+	_ = exactjson.Unmarshal(m.Params, &p)
 	if len(p.Prompt) == 0 {
 		return ""
 	}

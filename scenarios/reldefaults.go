@@ -9,6 +9,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -101,7 +102,8 @@ var nullableAt = map[string][]string{"elicitation/create params": {"toolCallId"}
 // sameUpToDefaults reports whether a and b, the member ("params",
 // "result" or "error") of a message of method ("" for an answer), are the
 // same JSON value once each field at its schema default, and each null
-// _meta, is left out of both.
+// _meta, is left out of both: on every reading of a text that names a
+// member twice (exactjson.Readings), as probe.SameValue compares.
 func sameUpToDefaults(method, member string, a, b json.RawMessage) bool {
 	if probe.SameValue(a, b) {
 		return true
@@ -111,9 +113,18 @@ func sameUpToDefaults(method, member string, a, b json.RawMessage) bool {
 		key = member
 	}
 	top := &schemaDefault{fields: schemaDefaults[key], nullable: nullableAt[key]}
-	na, okA := withoutDefaults(a, top)
-	nb, okB := withoutDefaults(b, top)
-	return okA && okB && probe.SameValue(na, nb)
+	readingsA, _ := exactjson.Readings(a)
+	readingsB, _ := exactjson.Readings(b)
+	for _, ra := range readingsA {
+		for _, rb := range readingsB {
+			na, okA := withoutDefaults(ra, top)
+			nb, okB := withoutDefaults(rb, top)
+			if !okA || !okB || !probe.SameValue(na, nb) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // withoutDefaults is raw with what d says may be left out left out.

@@ -47,6 +47,13 @@ func TestSameUpToDefaults(t *testing.T) {
 		{"an option's title made null", "elicitation/create", "params",
 			json.RawMessage(`{"requestedSchema":{"properties":{"choice":{"oneOf":[{"const":"choice_0","title":null}]}}}}`),
 			json.RawMessage(`{"requestedSchema":{"properties":{"choice":{"oneOf":[{"const":"choice_0"}]}}}}`), false},
+		// Every reading of a member named twice: a default written beside
+		// a value it hides is no default left out.
+		{"a duplicate, the first reading changed", "initialize", "params", init(caps),
+			init(`{"fs":{"readTextFile":true},"terminal":false,"elicitation":{"form":{},"url":{}},"terminal":true}`), false},
+		{"a duplicate of one value", "initialize", "params", init(caps),
+			init(`{"fs":{"readTextFile":true},"terminal":true,"elicitation":{"form":{},"url":{}},"terminal":true}`), true},
+		{"a capitalised default", "initialize", "params", init(`{"elicitation":{"form":{}}}`), init(`{"elicitation":{"form":{}},"Terminal":false}`), false},
 	} {
 		for _, order := range [][2]json.RawMessage{{tc.a, tc.b}, {tc.b, tc.a}} {
 			if got := sameUpToDefaults(tc.method, tc.member, order[0], order[1]); got != tc.same {

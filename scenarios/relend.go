@@ -11,6 +11,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -105,6 +106,31 @@ func (e *env) newRelEnd(side string, conn wire.Conn, ledger *relLedger) *relEnd 
 	return x
 }
 
+// readRelMsg reads a frame the relay delivered as ACP's SDKs read it: the
+// envelope's members by their exact names ("Result" is no result, and is
+// ignored), each once, as mocks/peer reads a frame; what they hold is kept
+// as written, so that a member named twice deeper down is compared on
+// each of its readings (probe.SameValue).
+func readRelMsg(frame []byte, m *relMsg) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(frame, &members); err != nil {
+		return err
+	}
+	_, dups := exactjson.Readings(frame)
+	for _, d := range dups {
+		if strings.Count(d.Pointer, "/") == 1 {
+			return fmt.Errorf("the message names %s twice: which one counts is anyone's guess", d)
+		}
+	}
+	m.ID, m.Params, m.Result, m.Error = members["id"], members["params"], members["result"], members["error"]
+	if raw, ok := members["method"]; ok {
+		if err := json.Unmarshal(raw, &m.Method); err != nil {
+			return fmt.Errorf(`"method" is %s, not a string`, show(raw))
+		}
+	}
+	return nil
+}
+
 // relMsgOverhead is what keeping a relMsg costs besides its frame's
 // bytes, which its members copy at most once.
 const relMsgOverhead = 256
@@ -114,7 +140,7 @@ const relMsgOverhead = 256
 // connection is closed.
 func (x *relEnd) take(frame []byte) {
 	m := relMsg{Size: len(frame)}
-	if err := json.Unmarshal(frame, &m); err != nil {
+	if err := readRelMsg(frame, &m); err != nil {
 		m = relMsg{Size: len(frame), Bad: err.Error(), Near: quoteNear(frame, err)}
 	}
 	x.mu.Lock()
@@ -411,7 +437,7 @@ func capabilitiesRelayed(params, caps json.RawMessage) error {
 	var p struct {
 		Caps json.RawMessage `json:"clientCapabilities"`
 	}
-	_ = json.Unmarshal(params, &p)
+	_ = exactjson.Unmarshal(params, &p)
 	wrap := func(caps json.RawMessage) json.RawMessage {
 		return json.RawMessage(`{"clientCapabilities":` + string(caps) + `}`)
 	}
@@ -478,7 +504,7 @@ func sessionOf(m relMsg) string {
 	var p struct {
 		SessionID string `json:"sessionId"`
 	}
-	_ = json.Unmarshal(m.Params, &p)
+	_ = exactjson.Unmarshal(m.Params, &p)
 	return p.SessionID
 }
 
@@ -517,7 +543,7 @@ func messageOf(m relMsg) string {
 	var p struct {
 		Message string `json:"message"`
 	}
-	_ = json.Unmarshal(m.Params, &p)
+	_ = exactjson.Unmarshal(m.Params, &p)
 	return p.Message
 }
 
@@ -541,7 +567,7 @@ func chunkText(m relMsg) string {
 			} `json:"content"`
 		} `json:"update"`
 	}
-	_ = json.Unmarshal(m.Params, &p)
+	_ = exactjson.Unmarshal(m.Params, &p)
 	return p.Update.Content.Text
 }
 

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -12,7 +11,7 @@ import (
 // arrive has side receive frame, as its relEnd would.
 func arrive(l *relLedger, side, frame string) {
 	m := relMsg{Size: len(frame)}
-	if err := json.Unmarshal([]byte(frame), &m); err != nil {
+	if err := readRelMsg([]byte(frame), &m); err != nil {
 		m = relMsg{Size: len(frame), Bad: err.Error()}
 	}
 	l.arrived(side, m)
@@ -71,6 +70,20 @@ func TestLedgerFindsWhatWasNotSent(t *testing.T) {
 		{"an error answer with an id never asked", nil,
 			[]string{`{"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"x"}}`},
 			[]string{`answer id 9: {"code":-32603,"message":"x"}`}},
+		// Names are exact, as ACP's SDKs read them, and a member named
+		// twice is judged on each reading.
+		{"a capitalised envelope", []string{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s"}}`},
+			[]string{`{"jsonrpc":"2.0","Method":"session/update","Params":{"sessionId":"s"}}`},
+			[]string{`the client received 1 message the agent did not send`}},
+		{"a capitalised member", []string{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s"}}`},
+			[]string{`{"jsonrpc":"2.0","method":"session/update","params":{"SessionId":"s"}}`},
+			[]string{`the client received 1 message the agent sent, changed on the way`}},
+		{"a member twice, one reading changed", []string{`{"jsonrpc":"2.0","method":"session/update","params":{"n":1}}`},
+			[]string{`{"jsonrpc":"2.0","method":"session/update","params":{"n":1,"n":2}}`},
+			[]string{`the client received 1 message the agent sent, changed on the way`}},
+		{"an envelope member twice", []string{`{"jsonrpc":"2.0","method":"session/update","params":{"n":1}}`},
+			[]string{`{"jsonrpc":"2.0","method":"session/update","params":{"n":1},"params":{"n":1}}`},
+			[]string{`the client received 1 message the agent did not send`, `the message names "params" twice`}},
 		{"a flood", nil,
 			strings.Split(strings.Repeat(`{"jsonrpc":"2.0","method":"session/update","params":{}}`+"\n", 5000), "\n")[:5000],
 			[]string{`the client received 5000 messages the agent did not send`, `- and 4997 more`}},

@@ -36,6 +36,9 @@ func (e *env) res() {
 			e.entry("a numeric action", rules("RES-2"), script.Result(map[string]any{"action": 1})),
 			e.entry("a null result", rules("RES-2"), script.Result(nil)),
 			e.entry("a string result", rules("RES-2"), script.Result("accept")),
+			// Member names are exact: no ACP SDK reads "Action" as action
+			// (Go's encoding/json would).
+			e.entry("an Action member, capitalised", rules("RES-2"), script.Result(map[string]any{"Action": "accept", "content": map[string]string{"choice": "choice_0"}})),
 		)
 
 		e.it("null-value-accepted", "keeps a null value an acceptance: no outcome collapses into a missing value", rules("RES-3"), func(ctx SpecContext) {

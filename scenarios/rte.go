@@ -123,9 +123,7 @@ func (e *env) rte() {
 				ids = nil
 				for _, m := range received {
 					if m.Method == "$/cancel_request" {
-						var p struct{ RequestID json.RawMessage }
-						_ = json.Unmarshal(m.Params, &p)
-						ids = append(ids, p.RequestID)
+						ids = append(ids, requestIDOf(m)) // by its exact name: "RequestID" cancels nothing
 					}
 				}
 				return slices.ContainsFunc(ids, func(got json.RawMessage) bool { return probe.SameValue(got, id) })

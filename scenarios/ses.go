@@ -8,6 +8,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/probe"
@@ -260,7 +261,7 @@ func sessionIn(params json.RawMessage) string {
 	var p struct {
 		SessionID string `json:"sessionId"`
 	}
-	_ = json.Unmarshal(params, &p)
+	_ = exactjson.Unmarshal(params, &p) // "SessionId" names no session
 	return p.SessionID
 }
 
@@ -269,6 +270,6 @@ func requestIDOf(m peer.Message) json.RawMessage {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
-	_ = json.Unmarshal(m.Params, &p)
+	_ = exactjson.Unmarshal(m.Params, &p) // "RequestId" names no request
 	return p.RequestID
 }

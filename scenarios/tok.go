@@ -73,6 +73,9 @@ func (e *env) tok() {
 			e.entry("hexadecimal", rules("TOK-2"), script.AcceptChoice("choice_0x1")),
 			e.entry("a decimal point", rules("TOK-2"), script.AcceptChoice("choice_1.0")),
 			e.entry("the token as a key", rules("TOK-2"), script.AcceptContent(map[string]bool{"choice_0": true})),
+			// Member names are exact, as ACP's SDKs read them.
+			e.entry("a Content member, capitalised", rules("TOK-2"), script.Result(map[string]any{"action": "accept", "Content": map[string]string{"choice": "choice_0"}})),
+			e.entry("a Choice member, capitalised", rules("TOK-2"), script.AcceptContent(map[string]string{"Choice": "choice_0"})),
 		)
 
 		e.it("extra-content-keys-ignored", "ignores content keys other than choice", rules("TOK-3"), func(ctx SpecContext) {

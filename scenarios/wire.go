@@ -9,6 +9,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
 )
@@ -65,8 +66,15 @@ func (e *env) prompt() string {
 var tokenRE = regexp.MustCompile(`^choice_(0|[1-9][0-9]*)$`)
 
 // typedChoiceProblems checks a typed-choice form without knowing the
-// question asked: the shape of SCH-1..6 and DEF-2.
+// question asked: the shape of SCH-1..6 and DEF-2, on each reading of
+// params that names a member twice (exactjson.OnEveryReading).
 func typedChoiceProblems(params json.RawMessage, session string) []string {
+	return exactjson.OnEveryReading(params, func(reading []byte) []string { return typedChoiceProblemsOf(reading, session) })
+}
+
+// typedChoiceProblemsOf is typedChoiceProblems of params that name no
+// member twice: read by exact names, as ACP's SDKs read them.
+func typedChoiceProblemsOf(params json.RawMessage, session string) []string {
 	var p []string
 	var req map[string]json.RawMessage
 	if err := json.Unmarshal(params, &req); err != nil {
@@ -95,7 +103,7 @@ func typedChoiceProblems(params json.RawMessage, session string) []string {
 		Properties map[string]json.RawMessage `json:"properties"`
 		Required   []string                   `json:"required"`
 	}
-	if err := json.Unmarshal(req["requestedSchema"], &schema); err != nil {
+	if err := exactjson.Unmarshal(req["requestedSchema"], &schema); err != nil || req["requestedSchema"] == nil {
 		return append(p, fmt.Sprintf("SCH-2: requestedSchema is %s", show(req["requestedSchema"])))
 	}
 	if schema.Type != "object" || len(schema.Properties) != 1 || schema.Properties["choice"] == nil || !slices.Equal(schema.Required, []string{"choice"}) {

@@ -38,6 +38,12 @@ func TestTypedChoiceProblems(t *testing.T) {
 		{"a description of no choice's", `"title":"A"}`, `"title":"A","description":"Ay"}`, `SCH-6: option 0 has the description "Ay"`},
 		{"another description", `"title":"B",`, `"title":"B","description":"Bea",`, `SCH-6: option 1 has the description "Bea"`},
 		{"default as a label", `"default":"choice_1"`, `"default":"B"`, "DEF-2"},
+		// Names are exact, as ACP's SDKs read them.
+		{"capitalised mode", `"mode":"form"`, `"Mode":"form"`, `SCH-1: mode is absent, want "form"`},
+		{"capitalised schema type", `{"type":"object"`, `{"Type":"object"`, "SCH-2: requestedSchema is"},
+		// A member named twice: each reading is judged, and says which.
+		{"a second mode", `"mode":"form"`, `"mode":"form","mode":"url"`, `SCH-1: mode is "url", want "form" (reading the last of the duplicate "mode")`},
+		{"a second const", `{"const":"choice_0",`, `{"const":"choice_9","const":"choice_0",`, `SCH-4: option 0 has const "choice_9", want "choice_0" (reading the first of the duplicate "const" in /requestedSchema/properties/choice/oneOf/0)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := strings.Replace(good, tc.from, tc.to, 1)

@@ -1410,6 +1410,61 @@ func TestHostileClientFailsOneStart(t *testing.T) {
 	s.expectNoneLeft(true)
 }
 
+// TestHostileClientCapitalised: a client in test mode that capitalises
+// the members of its answers ({"Action":"accept","Content":{...}}), as a Go
+// client with untagged structs writes them. No ACP SDK reads that as an
+// answer, so its MUST check fails, naming the member (contract revision 5,
+// Reading the wire); Go's encoding/json would have passed it.
+func TestHostileClientCapitalised(t *testing.T) {
+	t.Parallel()
+	s := newRun(t)
+	e := s.run("client", "--check", "CLI-2/accept-the-second-option", "--startup-timeout", "10s", "--response-timeout", "5s", "--", s.hostile, "client-capitalised")
+	expectExit(t, e, 1)
+	w := s.expectVerdict(verdictNotConformant)
+	if c, ok := checkOf(w, "CLI-2/accept-the-second-option"); w.jsonOK && (!ok || c.State != "failed" || !strings.Contains(c.Failure, `no member "action"`) || !strings.Contains(c.Failure, `it has "Action"`)) {
+		t.Errorf("CLI-2/accept-the-second-option did not fail naming \"Action\":\n%s", clip(w.jsonText, 4000))
+	}
+	s.expectNoneLeft(true)
+}
+
+// TestHostileClientHiddenDeclineContent: a client in test mode whose
+// instructed decline carries content, hidden behind a capitalised null
+// (which encoding/json took for the content) or a second, null "content"
+// (which JavaScript and Python read last). Read as sent, on every reading,
+// the content shows: CLI-5 fails naming it, while CLI-2, which no longer
+// holds a decline to carry none (revision 5: that is ELI-8's advice),
+// passes.
+func TestHostileClientHiddenDeclineContent(t *testing.T) {
+	t.Parallel()
+	for _, variant := range []string{"capitalised", "duplicate"} {
+		t.Run(variant, func(t *testing.T) {
+			t.Parallel()
+			s := newRun(t)
+			e := s.run("client", "--check", "CLI-5/decline,CLI-2/decline-without-content", "--startup-timeout", "10s", "--response-timeout", "5s",
+				"--", s.hostile, "client-hidden-decline-content", variant)
+			expectExit(t, e, 1)
+			w := s.expectVerdict(verdictNotConformant)
+			if c, ok := checkOf(w, "CLI-5/decline"); w.jsonOK && (!ok || c.State != "failed" || !strings.Contains(c.Failure, `the decline carries the content {"name":"Ada"}`)) {
+				t.Errorf("CLI-5/decline did not fail naming the content {\"name\":\"Ada\"}:\n%s", clip(w.jsonText, 4000))
+			}
+			if c, ok := checkOf(w, "CLI-2/decline-without-content"); w.jsonOK && (!ok || c.State != "passed") {
+				t.Errorf("CLI-2/decline-without-content is %q, want passed: content on a decline is ELI-8's advice\n%s", c.State, clip(w.jsonText, 4000))
+			}
+			s.expectNoneLeft(true)
+		})
+	}
+}
+
+// checkOf finds the check id in report.json.
+func checkOf(w written, id string) (struct{ State, Failure string }, bool) {
+	for _, c := range w.report.Checks {
+		if c.ID == id {
+			return struct{ State, Failure string }{c.State, c.Failure}, true
+		}
+	}
+	return struct{ State, Failure string }{}, false
+}
+
 // TestHostileRelayNotJSON: row 19, a relay that writes a line that is not
 // JSON to its client: not 0, naming it.
 func TestHostileRelayNotJSON(t *testing.T) {

@@ -29,6 +29,7 @@ type message struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"` // of a response, which the client modes read
 }
 
 func (m message) isRequest() bool { return m.Method != "" && len(m.ID) > 0 }

@@ -58,11 +58,19 @@
 //	relay-health-check     dials the URL and closes the connection at once, as a health check
 //	                       does, then executes $HOSTILE_EXEC (split on spaces) with ARGS
 //
-// Client mode:
+// Client modes:
 //
 //	client-fail-start      counts its starts in the file $HOSTILE_COUNTER; the
 //	                       $HOSTILE_FAIL_START-th start exits 1 at once, every other
 //	                       one executes $HOSTILE_EXEC (split on spaces) with ARGS
+//	client-capitalised     a client in test mode on stdio that answers every
+//	                       elicitation/create as instructed, with its members
+//	                       capitalised: {"Action":"accept","Content":{"choice":...}}
+//	client-hidden-decline-content [capitalised|duplicate]
+//	                       a client in test mode that answers as instructed, but an
+//	                       instructed decline with content hidden behind a null:
+//	                       {"action":"decline","content":{"name":"Ada"},"CONTENT":null},
+//	                       or with "duplicate", behind a second "content": null
 //
 // With $HOSTILE_PIDFILE set, every hostile process, children included,
 // appends "PID PGID MODE" to that file before it does anything else, so
@@ -198,12 +206,14 @@ var modes = map[string]func(args []string) error{
 		time.Sleep(forever)
 		return nil
 	},
-	"relay-exit":         func([]string) error { os.Exit(1); return nil },
-	"relay-sleep":        func([]string) error { time.Sleep(forever); return nil },
-	"relay-dial-late":    relayDialLate,
-	"relay-not-json":     relayNotJSON,
-	"relay-health-check": relayHealthCheck,
-	"client-fail-start":  clientFailStart,
+	"relay-exit":                    func([]string) error { os.Exit(1); return nil },
+	"relay-sleep":                   func([]string) error { time.Sleep(forever); return nil },
+	"relay-dial-late":               relayDialLate,
+	"relay-not-json":                relayNotJSON,
+	"relay-health-check":            relayHealthCheck,
+	"client-fail-start":             clientFailStart,
+	"client-capitalised":            clientCapitalised,
+	"client-hidden-decline-content": clientHiddenDeclineContent,
 }
 
 // record appends "PID PGID MODE" to $HOSTILE_PIDFILE, in one write so that

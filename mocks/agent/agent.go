@@ -23,6 +23,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -176,7 +177,7 @@ func (a *Agent) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 		var params struct {
 			Caps json.RawMessage `json:"clientCapabilities"`
 		}
-		_ = json.Unmarshal(m.Params, &params)
+		_ = exactjson.Unmarshal(m.Params, &params) // "ClientCapabilities" advertises nothing
 		a.st.Lock()
 		a.caps = params.Caps
 		a.initialized = true
@@ -217,7 +218,7 @@ func (a *Agent) prompt(ctx context.Context, p *peer.Peer, m peer.Message) {
 	var params struct {
 		SessionID string `json:"sessionId"`
 	}
-	_ = json.Unmarshal(m.Params, &params)
+	_ = exactjson.Unmarshal(m.Params, &params) // "SessionId" names no session
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	a.st.Lock()

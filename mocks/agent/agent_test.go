@@ -89,7 +89,28 @@ var _ = Describe("The mock agent checks every answer (CLI-1, CLI-2)", func() {
 			`CLI-2: the answer {"Action":"accept","Content":{"choice":"choice_0"}} has no member "action" (member names are exact: it has "Action")`),
 		Entry("an accept whose choice member is capitalised", within, client.FormElicitation,
 			script.AcceptContent(map[string]string{"Choice": "choice_0"}),
-			`CLI-2: the accept's content {"Choice":"choice_0"} has no string choice`),
+			`CLI-2: the accept's content {"Choice":"choice_0"} has no string choice (member names are exact: it has "Choice")`),
+		Entry("an accept whose content member is capitalised", within, client.FormElicitation,
+			script.Result(json.RawMessage(`{"action":"accept","Content":{"choice":"choice_0"}}`)),
+			`CLI-2: the accept's content (absent) has no string choice (member names are exact: it has "Content")`),
+		Entry("a decline whose content hides behind a capitalised null", within, client.FormElicitation,
+			script.Result(json.RawMessage(`{"action":"decline","content":{"choice":"choice_0"},"CONTENT":null}`)),
+			`ELI-8: a decline carries content {"choice":"choice_0"}, which the agent ignores`),
+		// A duplicate name has no single meaning: each reading is judged,
+		// and the duplicate is ELI-8's advice.
+		Entry("a decline whose content is named twice", within, client.FormElicitation,
+			script.Result(json.RawMessage(`{"action":"decline","content":{"choice":"choice_0"},"content":null}`)),
+			`ELI-8: a decline carries content {"choice":"choice_0"}, which the agent ignores (reading the first of the duplicate "content")`,
+			`ELI-8: a decline carries content null, which the agent ignores (reading the last of the duplicate "content")`,
+			`ELI-8: the answer names "content" twice, so it has no single meaning (RFC 8259 §4: names SHOULD be unique; JavaScript and Python read the last, serde refuses it): it was judged on each reading`),
+		Entry("an accept whose choice is named twice, the last not offered", within, client.FormElicitation,
+			script.Result(json.RawMessage(`{"action":"accept","content":{"choice":"choice_0","choice":"choice_9"}}`)),
+			`CLI-2: the accepted choice "choice_9" is none of the offered consts ["choice_0" "choice_1"] (reading the last of the duplicate "choice" in /content)`,
+			`ELI-8: the answer names "choice" in /content twice, so it has no single meaning (RFC 8259 §4: names SHOULD be unique; JavaScript and Python read the last, serde refuses it): it was judged on each reading`),
+		Entry("an accept whose action is named twice, the first unknown", within, client.FormElicitation,
+			script.Result(json.RawMessage(`{"action":"_defer","content":{"choice":"choice_0"},"action":"accept"}`)),
+			`CLI-2: unknown action "_defer" (reading the first of the duplicate "action")`,
+			`ELI-8: the answer names "action" twice, so it has no single meaning (RFC 8259 §4: names SHOULD be unique; JavaScript and Python read the last, serde refuses it): it was judged on each reading`),
 		Entry("a null action", within, client.FormElicitation, script.Result(map[string]any{"action": nil}),
 			`CLI-2: the answer's action is null, not a string`),
 		Entry("-32601 from a client that advertised form", within, client.FormElicitation,
@@ -109,11 +130,56 @@ var _ = Describe("The mock agent checks every answer (CLI-1, CLI-2)", func() {
 			script.Fail(-32601, "Method not found", nil)),
 		Entry("-32601 from a client that advertised form: []: fine", within, json.RawMessage(`{"elicitation":{"form":[]}}`),
 			script.Fail(-32601, "Method not found", nil)),
+		// Capabilities are read by exact names too: "Form" advertises
+		// nothing, and of a form named twice, any reading that advertises
+		// it holds the client to CLI-1.
+		Entry(`-32601 from a client that advertised "Form": fine`, within, json.RawMessage(`{"elicitation":{"Form":{}}}`),
+			script.Fail(-32601, "Method not found", nil)),
+		Entry(`-32601 from a client that advertised "Elicitation": fine`, within, json.RawMessage(`{"Elicitation":{"form":{}}}`),
+			script.Fail(-32601, "Method not found", nil)),
+		Entry("-32601 from a client that advertised form twice, null and {}", within, json.RawMessage(`{"elicitation":{"form":null,"form":{}}}`),
+			script.Fail(-32601, "Method not found", nil),
+			`CLI-1: the client advertised form elicitation but answered -32601 (Method not found): its elicitation/create route is not registered`),
 		Entry("-32602 from a client that advertised form: not wrong in itself", within, client.FormElicitation,
 			script.Fail(-32602, "Invalid params", nil)),
 		Entry("-32603 from a client that advertised form: not wrong in itself", within, client.FormElicitation,
 			script.Fail(-32603, "Internal error", map[string]int{"x": 1})),
 	)
+
+	It("reads initialize's clientCapabilities by their exact name", within, func(ctx SpecContext) {
+		a := agent.New(agent.Config{})
+		agentEnd, clientEnd := wire.Pipe(wire.Options{})
+		a.Connect(agentEnd)
+		DeferCleanup(a.Close)
+		p := peer.New(clientEnd, func(context.Context, *peer.Peer, peer.Message) {})
+		DeferCleanup(p.Close)
+		_, err := p.Call(ctx, "initialize", json.RawMessage(`{"protocolVersion":1,"ClientCapabilities":{"elicitation":{"form":{}}}}`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(a.Capabilities()).To(BeNil(), `"ClientCapabilities" is no "clientCapabilities", as ACP's SDKs read it`)
+	})
+
+	It("reads the prompt's sessionId by its exact name", within, func(ctx SpecContext) {
+		a := agent.New(agent.Config{})
+		a.Append(elicit(deploy()))
+		agentEnd, clientEnd := wire.Pipe(wire.Options{})
+		a.Connect(agentEnd)
+		DeferCleanup(a.Close)
+		asked := make(chan json.RawMessage, 1)
+		p := peer.New(clientEnd, func(ctx context.Context, p *peer.Peer, m peer.Message) {
+			if m.Method == "elicitation/create" {
+				asked <- m.Params
+				_ = p.Respond(ctx, m.ID, map[string]string{"action": "decline"})
+			}
+		})
+		DeferCleanup(p.Close)
+		_, err := p.Call(ctx, "initialize", json.RawMessage(`{"protocolVersion":1,"clientCapabilities":{"elicitation":{"form":{}}}}`))
+		Expect(err).NotTo(HaveOccurred())
+		_, err = p.Call(ctx, "session/prompt", json.RawMessage(`{"SessionId":"mock-session-1","prompt":[]}`))
+		Expect(err).NotTo(HaveOccurred())
+		var params map[string]json.RawMessage
+		Expect(json.Unmarshal(<-asked, &params)).To(Succeed())
+		Expect(params).NotTo(HaveKey("sessionId"), `"SessionId" names no session, as ACP's SDKs read it`)
+	})
 
 	It("records CLI-1 for a mock client whose route is unregistered although it advertises form", within, func(ctx SpecContext) {
 		a := agent.New(agent.Config{})
@@ -253,6 +319,40 @@ var _ = Describe("The mock agent checks an answer against what the step expects,
 		Entry("an unknown action, refused with -32602", within, probe.User{Action: "maybe"}, script.Fail(-32602, "Invalid params", nil)),
 		Entry("an unknown action, answered with a cancel", within, probe.User{Action: "maybe"}, script.Cancel(),
 			`the scripted-user action "maybe" is unknown, so the answer must be JSON-RPC error -32602; it is {"action":"cancel"}`),
+	)
+
+	// The instruction is held to the answer as sent: by exact member
+	// names, and on each reading of a member named twice. These answers
+	// break ELI-8's advice too; only what is unmet is compared here.
+	DescribeTable("expecting the instruction to be followed by the answer read exactly (CLI-5)",
+		func(ctx SpecContext, user probe.User, result string, unmet ...string) {
+			e := deploy()
+			e.User = (*script.User)(&user)
+			e.Expect = &script.AnswerExpect{User: true}
+			a := agent.New(agent.Config{})
+			a.Append(elicit(e))
+			c := client.New(client.Config{Capabilities: client.FormElicitation})
+			c.Append(script.Elicitation{Answer: script.Result(json.RawMessage(result))})
+			start(ctx, a, c)
+			Expect(turn(ctx, c)).To(Equal("end_turn"))
+			Expect(a.Exchanges()[0].Unmet).To(ConsistOf(unmet))
+		},
+		Entry("decline, answered with content behind a capitalised null", within, probe.User{Action: "decline"},
+			`{"action":"decline","content":{"choice":"choice_0"},"CONTENT":null}`,
+			`the decline carries the content {"choice":"choice_0"}, want none: the scripted user gave none`),
+		Entry("decline, answered with content and then null content", within, probe.User{Action: "decline"},
+			`{"action":"decline","content":{"choice":"choice_0"},"content":null}`,
+			`the decline carries the content {"choice":"choice_0"}, want none: the scripted user gave none (reading the first of the duplicate "content")`),
+		Entry("decline, answered with accept and then decline", within, probe.User{Action: "decline"},
+			`{"action":"accept","content":{"choice":"choice_0"},"action":"decline"}`,
+			`the action is "accept", want "decline" (reading the first of the duplicate "action")`,
+			`the decline carries the content {"choice":"choice_0"}, want none: the scripted user gave none (reading the last of the duplicate "action")`),
+		Entry("accept pick 1, answered with a capitalised choice", within, probe.User{Action: "accept", Pick: 1},
+			`{"action":"accept","content":{"Choice":"choice_1"}}`,
+			`the choice is absent or null, want "choice_1" (member names are exact: it has "Choice")`),
+		Entry("accept pick 1, answered with a capitalised action", within, probe.User{Action: "accept", Pick: 1},
+			`{"Action":"accept","content":{"choice":"choice_1"}}`,
+			`the answer is {"Action":"accept","content":{"choice":"choice_1"}}, want action "accept"`),
 	)
 
 	It("refuses pick default of a form without a default with -32602", within, func(ctx SpecContext) {

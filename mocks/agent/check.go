@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/probe"
@@ -62,6 +63,10 @@ func (a Asked) kind() string {
 // cancel, and accepted content that does not satisfy the requested schema,
 // are ELI-8's: a SHOULD, reported apart. Other errors are not wrong in
 // themselves.
+//
+// An answer that names a member twice has no single meaning (RFC 8259 §4):
+// it is judged on each reading (the first of each duplicate, then the last;
+// see exactjson.OnEveryReading), and the duplicate itself is ELI-8's advice.
 func Check(asked Asked, answer peer.Message) []string {
 	kind := asked.kind()
 	rule, mode := "CLI-2", "form"
@@ -87,7 +92,17 @@ func Check(asked Asked, answer peer.Message) []string {
 		}
 		return []string{fmt.Sprintf("%s: the client advertised %s elicitation but refused a request the schema allows with %s", rule, mode, answer.Error.Error())}
 	}
-	result, problem := ReadAnswer(answer.Result)
+	problems := exactjson.OnEveryReading(answer.Result, func(result []byte) []string { return checkResult(asked, kind, rule, result) })
+	if _, dups := exactjson.Readings(answer.Result); len(dups) > 0 {
+		problems = append(problems, fmt.Sprintf("ELI-8: the answer names %s twice, so it has no single meaning (RFC 8259 §4: names SHOULD be unique; JavaScript and Python read the last, serde refuses it): it was judged on each reading", exactjson.Say(dups)))
+	}
+	return problems
+}
+
+// checkResult is Check of one reading of a result: a text in which no
+// object names a member twice.
+func checkResult(asked Asked, kind, rule string, raw json.RawMessage) []string {
+	result, problem := ReadAnswer(raw)
 	if problem != "" {
 		return []string{fmt.Sprintf("%s: %s", rule, problem)}
 	}
@@ -98,7 +113,7 @@ func Check(asked Asked, answer peer.Message) []string {
 			form, _ := script.ReadForm(asked.Params)
 			choice, ok := stringMember(result.Content, "choice")
 			if !ok {
-				return []string{fmt.Sprintf("CLI-2: the accept's content %s has no string choice", orAbsent(result.Content))}
+				return []string{fmt.Sprintf("CLI-2: the accept's content %s has no string choice%s", orAbsent(result.Content), result.near("content", "choice"))}
 			}
 			if !slices.Contains(form.Tokens(), choice) {
 				return []string{fmt.Sprintf("CLI-2: the accepted choice %q is none of the offered consts %q", choice, form.Tokens())}
@@ -112,7 +127,7 @@ func Check(asked Asked, answer peer.Message) []string {
 			}
 			_ = json.Unmarshal(asked.Params, &p)
 			if problems := reference.ContentProblems(p.RequestedSchema, result.Content); len(problems) > 0 {
-				return []string{fmt.Sprintf("ELI-8: the accepted content %s does not satisfy the requested schema: %s", orAbsent(result.Content), strings.Join(problems, "; "))}
+				return []string{fmt.Sprintf("ELI-8: the accepted content %s does not satisfy the requested schema: %s%s", orAbsent(result.Content), strings.Join(problems, "; "), result.near("content"))}
 			}
 		}
 	case "decline", "cancel":
@@ -129,12 +144,37 @@ func Check(asked Asked, answer peer.Message) []string {
 type Reply struct {
 	Action  string
 	Content json.RawMessage // nil when absent
+
+	members map[string]json.RawMessage // the result's, by exact name
 }
 
 // ReadAnswer reads a result with member names matched exactly, as ACP's
 // SDKs match them (Go's encoding/json would take "Action" for "action"),
 // and says what makes it no answer: not an object, no string "action".
+// A result that names a member twice is read by its last, as JavaScript
+// reads it, when every reading has the same action; when the readings'
+// actions differ, it is no answer. (Check judges every reading.)
 func ReadAnswer(result json.RawMessage) (Reply, string) {
+	readings, dups := exactjson.Readings(result)
+	var r Reply
+	for i, reading := range readings {
+		one, problem := readAnswer(reading)
+		switch {
+		case problem != "" && len(readings) > 1:
+			return Reply{}, fmt.Sprintf("the answer %s names %s twice, and one reading of it is no answer: %s", result, exactjson.Say(dups), problem)
+		case problem != "":
+			return Reply{}, problem
+		case i > 0 && one.Action != r.Action:
+			return Reply{}, fmt.Sprintf("the answer %s names %s twice, and its readings differ: action %q, or %q", result, exactjson.Say(dups), r.Action, one.Action)
+		}
+		r = one
+	}
+	return r, ""
+}
+
+// readAnswer is ReadAnswer of a text in which no object names a member
+// twice.
+func readAnswer(result json.RawMessage) (Reply, string) {
 	var members map[string]json.RawMessage
 	if json.Unmarshal(result, &members) != nil || members == nil {
 		return Reply{}, fmt.Sprintf("the answer %s is not a JSON object", result)
@@ -143,12 +183,32 @@ func ReadAnswer(result json.RawMessage) (Reply, string) {
 	if !ok {
 		return Reply{}, fmt.Sprintf("the answer %s has no member \"action\"%s", result, lookalikes(members, "action"))
 	}
-	var a Reply
+	a := Reply{members: members}
 	if json.Unmarshal(action, &a.Action) != nil || isNull(action) {
 		return Reply{}, fmt.Sprintf("the answer's action is %s, not a string", action)
 	}
 	a.Content = members["content"]
 	return a, ""
+}
+
+// near names the members of the result, and of its content, that differ
+// from the members named only by case: " (member names are exact: it has
+// \"Content\")", or "" when there are none. A client that writes
+// "Content" has sent no content.
+func (r Reply) near(content string, inContent ...string) string {
+	if r.Content == nil {
+		return lookalikes(r.members, content)
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(r.Content, &members) != nil {
+		return ""
+	}
+	for _, name := range inContent {
+		if _, ok := members[name]; !ok {
+			return lookalikes(members, name)
+		}
+	}
+	return ""
 }
 
 // stringMember reads the string member name of a JSON object, by its exact
@@ -225,16 +285,29 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, asked Asked, answer 
 		}
 		return nil
 	}
-	var result Reply
-	problem := "it is an error"
-	if answer.Error == nil {
-		result, problem = ReadAnswer(answer.Result)
+	if answer.Error != nil {
+		return wantedAction(answer, want.Action, waited)
 	}
+	return exactjson.OnEveryReading(answer.Result, func(raw []byte) []string {
+		return expectResult(e, user, want, content, answer, raw, waited)
+	})
+}
+
+// wantedAction says that answer, an error or no answer, is not the action
+// wanted.
+func wantedAction(answer peer.Message, action string, waited bool) []string {
+	if waited {
+		return []string{fmt.Sprintf("the answer is %s, want action \"cancel\" or JSON-RPC error -32800: the scripted user waited, and the agent cancelled the request", describe(answer))}
+	}
+	return []string{fmt.Sprintf("the answer is %s, want action %q", describe(answer), action)}
+}
+
+// expectResult is expectAnswer of one reading of the answer's result, raw:
+// how it differs from the action, choice and content wanted.
+func expectResult(e *script.AnswerExpect, user *probe.User, want script.AnswerExpect, content []byte, answer peer.Message, raw json.RawMessage, waited bool) []string {
+	result, problem := ReadAnswer(raw)
 	if problem != "" {
-		if waited {
-			return []string{fmt.Sprintf("the answer is %s, want action \"cancel\" or JSON-RPC error -32800: the scripted user waited, and the agent cancelled the request", describe(answer))}
-		}
-		return []string{fmt.Sprintf("the answer is %s, want action %q", describe(answer), want.Action)}
+		return wantedAction(answer, want.Action, waited)
 	}
 	var problems []string
 	if want.Action != "" && result.Action != want.Action {
@@ -244,7 +317,7 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, asked Asked, answer 
 		var c map[string]any // by exact member names
 		_ = json.Unmarshal(result.Content, &c)
 		if c["choice"] != want.Choice {
-			problems = append(problems, fmt.Sprintf("the choice is %s, want %q", showChoice(c["choice"]), want.Choice))
+			problems = append(problems, fmt.Sprintf("the choice is %s, want %q%s", showChoice(c["choice"]), want.Choice, result.near("content", "choice")))
 		}
 	}
 	// The instructed decline or cancel has no content (CLI-5 holds a client
@@ -253,7 +326,7 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, asked Asked, answer 
 		problems = append(problems, fmt.Sprintf("the %s carries the content %s, want none: the scripted user gave none", result.Action, result.Content))
 	}
 	if content != nil && result.Action == "accept" && !probe.SameValue(result.Content, content) {
-		problems = append(problems, fmt.Sprintf("the content is %s, want %s as the scripted user gave it", orAbsent(result.Content), content))
+		problems = append(problems, fmt.Sprintf("the content is %s, want %s as the scripted user gave it%s", orAbsent(result.Content), content, result.near("content")))
 	}
 	return problems
 }

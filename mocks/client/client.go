@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -200,7 +201,7 @@ func (c *Client) NewSession(ctx context.Context) (string, error) {
 	var res struct {
 		SessionID string `json:"sessionId"`
 	}
-	if err := json.Unmarshal(m.Result, &res); err != nil || res.SessionID == "" {
+	if err := exactjson.Unmarshal(m.Result, &res); err != nil || res.SessionID == "" { // "SessionId" is none
 		return "", fmt.Errorf("session/new: no sessionId in %s", m.Result)
 	}
 	c.st.Lock()
@@ -256,7 +257,7 @@ func (c *Client) PromptIn(ctx context.Context, session, text string) *Turn {
 		var res struct {
 			StopReason string `json:"stopReason"`
 		}
-		if err := json.Unmarshal(m.Result, &res); err != nil {
+		if err := exactjson.Unmarshal(m.Result, &res); err != nil {
 			t.err = fmt.Errorf("session/prompt: result %s: %v", m.Result, err)
 		}
 		t.stopReason = res.StopReason
@@ -418,7 +419,40 @@ func (c *Client) handle(ctx context.Context, p *peer.Peer, m peer.Message) {
 	}
 }
 
+// update keeps the text of an agent_message_chunk, read by exact member
+// names as ACP's SDKs read it ("SessionUpdate" is no sessionUpdate). A
+// notification that names a member twice, and whose readings carry
+// different texts (or a text in one reading only), has no single meaning:
+// the probe outcome it may carry cannot be judged, and the client records
+// a violation instead of keeping either.
 func (c *Client) update(m peer.Message) {
+	readings, dups := exactjson.Readings(m.Params)
+	n, ok := chunkText(readings[0])
+	for _, r := range readings[1:] {
+		if other, also := chunkText(r); also != ok || other != n {
+			c.peer.Violate("the agent sent a session/update that names %s twice, and its readings carry different agent messages: it has no single meaning (RFC 8259 §4): %s", exactjson.Say(dups), peer.Quote(m.Raw))
+			return
+		}
+	}
+	if !ok {
+		return
+	}
+	if !c.peer.Hold(len(n.Text) + textOverhead) {
+		return // a flood: the connection is closing
+	}
+	c.st.Lock()
+	c.texts = append(c.texts, n.Text)
+	c.textsIn = append(c.textsIn, n.SessionID)
+	c.st.Changed()
+	c.st.Unlock()
+}
+
+// chunk is the text of an agent_message_chunk and its session.
+type chunk struct{ SessionID, Text string }
+
+// chunkText reads the agent_message_chunk text in session/update params,
+// in which no member is named twice; ok is false for any other update.
+func chunkText(params []byte) (chunk, bool) {
 	var n struct {
 		SessionID string `json:"sessionId"`
 		Update    struct {
@@ -429,17 +463,10 @@ func (c *Client) update(m peer.Message) {
 			} `json:"content"`
 		} `json:"update"`
 	}
-	if json.Unmarshal(m.Params, &n) != nil || n.Update.Kind != "agent_message_chunk" || n.Update.Content.Type != "text" {
-		return
+	if exactjson.Unmarshal(params, &n) != nil || n.Update.Kind != "agent_message_chunk" || n.Update.Content.Type != "text" {
+		return chunk{}, false
 	}
-	if !c.peer.Hold(len(n.Update.Content.Text) + textOverhead) {
-		return // a flood: the connection is closing
-	}
-	c.st.Lock()
-	c.texts = append(c.texts, n.Update.Content.Text)
-	c.textsIn = append(c.textsIn, n.SessionID)
-	c.st.Changed()
-	c.st.Unlock()
+	return chunk{n.SessionID, n.Update.Content.Text}, true
 }
 
 // What a kept text and a kept record cost besides what they hold: the

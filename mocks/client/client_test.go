@@ -223,6 +223,48 @@ var _ = Describe("The mock client against a misbehaving agent", func() {
 		))
 	})
 
+	// The agent's messages are read as ACP's SDKs read them: member names
+	// exact, and a member named twice read both ways.
+	It("reads session/update by exact member names, and refuses a text whose readings differ", within, func(ctx SpecContext) {
+		for _, frame := range []string{
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","Update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"capitalised update"}}}}`,
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"SessionUpdate":"agent_message_chunk","content":{"type":"text","text":"capitalised kind"}}}}`,
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","Text":"capitalised text"}}}}`,
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"one","text":"two"}}}}`,
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"same","text":"same"}}}}`,
+		} {
+			Expect(agentEnd.WriteRaw(ctx, []byte(frame+"\n"))).To(Succeed())
+		}
+		Expect(c.WaitText(ctx, 2)).To(Equal("same"))
+		Expect(c.Texts()).To(Equal([]string{"", "same"}), `"Text" is no text: the chunk's text is empty`)
+		Expect(c.Violations()).To(ConsistOf(HavePrefix(`the agent sent a session/update that names "text" in /update/content twice, and its readings carry different agent messages`)))
+	})
+
+	It("reads session/new's sessionId by its exact name", within, func(ctx SpecContext) {
+		go func() {
+			defer GinkgoRecover()
+			req, err := agentEnd.ReadFrame(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			var m struct{ ID json.RawMessage }
+			Expect(json.Unmarshal(req, &m)).To(Succeed())
+			Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"SessionId":"s1"}}`+"\n"))).To(Succeed())
+		}()
+		_, err := c.NewSession(ctx)
+		Expect(err).To(MatchError(ContainSubstring(`session/new: no sessionId in {"SessionId":"s1"}`)))
+	})
+
+	It("reads session/prompt's stopReason by its exact name", within, func(ctx SpecContext) {
+		go func() {
+			defer GinkgoRecover()
+			req, err := agentEnd.ReadFrame(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			var m struct{ ID json.RawMessage }
+			Expect(json.Unmarshal(req, &m)).To(Succeed())
+			Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"StopReason":"end_turn"}}`+"\n"))).To(Succeed())
+		}()
+		Expect(c.PromptIn(ctx, "s", "go").Wait(ctx)).To(BeEmpty(), `"StopReason" is no stopReason`)
+	})
+
 	It("stops waiting at once when the agent disappears", within, func(ctx SpecContext) {
 		go func() {
 			defer GinkgoRecover()

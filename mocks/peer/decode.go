@@ -3,13 +3,15 @@ package peer
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/acpconform/acpconform/internal/exactjson"
 )
 
 // Message is one JSON-RPC message as it came over the wire.
@@ -133,10 +135,11 @@ func decodeNested(frame []byte, depth int) (Message, error) {
 			if string(raw) == "null" {
 				break // "error": null is no error
 			}
-			m.Error = &Error{}
-			if e := json.Unmarshal(raw, m.Error); e != nil {
-				return Message{}, &frameError{kind: notJSONRPC, detail: `"error" is not an error object: ` + unmarshalReason(e, gjson.ParseBytes(raw))}
+			e, why := decodeError(raw)
+			if why != "" {
+				return Message{}, &frameError{kind: notJSONRPC, detail: `"error" is not an error object: ` + why}
 			}
+			m.Error = e
 		}
 	}
 	if m.Method == "" && len(m.ID) == 0 && m.Result == nil && m.Error == nil {
@@ -265,20 +268,51 @@ func kindOf(v gjson.Result) string {
 	return kindOfByte(v.Raw[0])
 }
 
-// unmarshalReason says in words why v did not unmarshal into an Error.
-func unmarshalReason(err error, v gjson.Result) string {
-	var typeErr *json.UnmarshalTypeError
+// decodeError reads a JSON-RPC error object as ACP's SDKs read it: its
+// members by their exact names ("Code" is no "code", and is ignored), an
+// integer code, a string message, data as it is written. It says why raw
+// is no error object: not an object, a member of the wrong type, or one of
+// its members named twice, which like a duplicate envelope member leaves
+// which one counts anyone's guess. Data is carried, not read: what it
+// holds is the judgement's of whoever compares it.
+func decodeError(raw json.RawMessage) (*Error, string) {
+	v := gjson.ParseBytes(raw)
 	if !v.IsObject() {
-		return "it is " + kindOf(v)
+		return nil, "it is " + kindOf(v)
 	}
-	if errors.As(err, &typeErr) && typeErr.Field != "" {
-		want := "a string"
-		if typeErr.Field == "code" {
-			want = "an integer"
+	_, dups := exactjson.Readings(raw)
+	for _, d := range dups {
+		if strings.Count(d.Pointer, "/") == 1 {
+			return nil, d.String() + " appears twice"
 		}
-		return fmt.Sprintf("%q is %s, not %s", typeErr.Field, kindOf(v.Get(typeErr.Field)), want)
 	}
-	return err.Error()
+	var e struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	if err := exactjson.Unmarshal(raw, &e); err != nil {
+		for _, m := range []struct{ name, want string }{{"code", "an integer"}, {"message", "a string"}} {
+			if got := v.Get(m.name); got.Exists() && got.Type != gjson.Null && !fits(got, m.name) {
+				return nil, fmt.Sprintf("%q is %s, not %s", m.name, kindOf(got), m.want)
+			}
+		}
+		return nil, err.Error()
+	}
+	out := &Error{Code: e.Code, Message: e.Message}
+	if d := v.Get("data"); d.Exists() {
+		out.Data = json.RawMessage(d.Raw)
+	}
+	return out, ""
+}
+
+// fits reports whether v is of the type member of Error wants: an integer
+// code that an int holds, a string message.
+func fits(v gjson.Result, member string) bool {
+	if member == "message" {
+		return v.Type == gjson.String
+	}
+	var i int
+	return v.Type == gjson.Number && json.Unmarshal([]byte(v.Raw), &i) == nil
 }
 
 // idKey canonicalises an id: numbers by value, so that 1, 1.0 and 1e0

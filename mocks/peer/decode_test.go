@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -27,6 +28,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(" [ {\"id\":0}, 1 ,\"\\\"\" ]\r\n"))
 	f.Add([]byte("{\"id\":1,\"result\":\"\xed\xa0\x80\"}"))
 	f.Add([]byte(`{"id":1,"i\u0064":2}`)) // a member twice, once escaped
+	f.Add([]byte(`{"id":1,"error":{"Code":-32602,"code":-32601,"Message":"x","message":"y","data":null}}`))
 	for _, bad := range []string{`{"id":01}`, `{"id":1.}`, `{"id":-}`, `{"id":1e}`, `{"id":"\x"}`, "{\"id\":\"\t\"}", ` `, `{"id":1}x`, `{"id":1,}`, `{"id":tru}`, `{"id":"\u12"}`} {
 		f.Add([]byte(bad))
 	}
@@ -93,18 +95,35 @@ func checkMembers(t *testing.T, frame []byte, m Message) {
 	if m.Method != method {
 		t.Fatalf("decode(%q): method %q, encoding/json reads %q", frame, m.Method, method)
 	}
-	var wantErr *Error
-	if raw, ok := obj["error"]; ok {
-		if err := json.Unmarshal(raw, &wantErr); err != nil {
-			t.Fatalf("decode(%q) accepted an error encoding/json cannot read: %v", frame, err)
-		}
-	}
+	wantErr := exactError(t, frame, obj["error"])
 	if !reflect.DeepEqual(m.Error, wantErr) {
 		t.Fatalf("decode(%q): error %+v, encoding/json reads %+v", frame, m.Error, wantErr)
 	}
 	if !bytes.Equal(m.Raw, frame) {
 		t.Fatalf("decode(%q): Raw is %q", frame, m.Raw)
 	}
+}
+
+// exactError reads an error object by its members' exact names, as
+// encoding/json reads a map (its struct decoding would take "Code" for
+// "code"): code and message of their types, data as written.
+func exactError(t *testing.T, frame []byte, raw json.RawMessage) *Error {
+	if raw == nil || string(raw) == "null" {
+		return nil
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		t.Fatalf("decode(%q) accepted an error that is no object: %v", frame, err)
+	}
+	e := &Error{Data: members["data"]}
+	for name, to := range map[string]any{"code": &e.Code, "message": &e.Message} {
+		if v, ok := members[name]; ok {
+			if err := json.Unmarshal(v, to); err != nil {
+				t.Fatalf("decode(%q) accepted an error whose %s encoding/json cannot read: %v", frame, name, err)
+			}
+		}
+	}
+	return e
 }
 
 // checkRoundTrip: m marshalled is a frame decode reads as the same
@@ -154,4 +173,40 @@ const fuzzDepth = 8
 
 func firstNonSpace(b []byte) int {
 	return len(b) - len(bytes.TrimLeft(b, " \t\r\n"))
+}
+
+// TestDecodeErrorByExactNames: the error object's members are read by
+// their exact names, as ACP's SDKs read them: "Code" and "Message" are
+// unknown members, ignored, never taken for code and message; and a
+// member named twice makes the frame no JSON-RPC message, as a duplicate
+// envelope member does.
+func TestDecodeErrorByExactNames(t *testing.T) {
+	for _, tc := range []struct {
+		frame string
+		want  Error
+	}{
+		{`{"jsonrpc":"2.0","id":1,"error":{"Code":-32602,"Message":"Invalid params"}}`, Error{}},
+		{`{"jsonrpc":"2.0","id":1,"error":{"Code":-32602,"code":-32601,"message":"Method not found","MESSAGE":"x"}}`, Error{Code: -32601, Message: "Method not found"}},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found","Data":{"method":"x"}}}`, Error{Code: -32601, Message: "Method not found"}},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"m","data":{"a":1,"a":2}}}`, Error{Code: -32601, Message: "m", Data: json.RawMessage(`{"a":1,"a":2}`)}}, // carried as written
+	} {
+		m, err := decode([]byte(tc.frame))
+		if err != nil {
+			t.Errorf("decode(%s): %v", tc.frame, err)
+			continue
+		}
+		if m.Error == nil || m.Error.Code != tc.want.Code || m.Error.Message != tc.want.Message || string(m.Error.Data) != string(tc.want.Data) {
+			t.Errorf("decode(%s): error %+v, want %+v", tc.frame, m.Error, tc.want)
+		}
+	}
+	for frame, why := range map[string]string{
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"code":-32602,"message":"m"}}`: `"error" is not an error object: "code" appears twice`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}`:                  `"error" is not an error object: "code" is a number, not an integer`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":["m"]}}`:                  `"error" is not an error object: "message" is an array, not a string`,
+		`{"jsonrpc":"2.0","id":1,"error":"m"}`:                                         `"error" is not an error object: it is a string`,
+	} {
+		if _, err := decode([]byte(frame)); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("decode(%s): %v, want an error saying %s", frame, err, why)
+		}
+	}
 }

@@ -6,15 +6,22 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/probe"
 )
 
 // Check compares an elicitation/create's params with the expectation and
-// returns every mismatch.
+// returns every mismatch. Params that name a member twice are compared on
+// each reading (exactjson.OnEveryReading).
 func (e *Expect) Check(params json.RawMessage) []string {
 	if e == nil {
 		return nil
 	}
+	return exactjson.OnEveryReading(params, func(reading []byte) []string { return e.check(reading) })
+}
+
+// check is Check of params in which no member is named twice.
+func (e *Expect) check(params json.RawMessage) []string {
 	var problems []string
 	if e.Params != nil && !probe.SameValue(json.RawMessage(e.Params), params) {
 		problems = append(problems, fmt.Sprintf("params are %s, want %s", params, e.Params))

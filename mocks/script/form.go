@@ -3,16 +3,20 @@ package script
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/acpconform/acpconform/internal/exactjson"
 )
 
 // Form is what a typed-choice elicitation/create offers, read leniently
-// from its params so that a broken request can still be described.
+// from its params so that a broken request can still be described, and
+// exactly: by member names as spelt, as ACP's SDKs read them ("Mode" is no
+// mode).
 type Form struct {
 	Mode      string          `json:"mode"`
 	Message   *string         `json:"message"`
 	SessionID *string         `json:"sessionId"`
-	Options   []Option        // requestedSchema.properties.choice.oneOf
-	Default   json.RawMessage // requestedSchema.properties.choice.default; nil when absent
+	Options   []Option        `json:"-"` // requestedSchema.properties.choice.oneOf
+	Default   json.RawMessage `json:"-"` // requestedSchema.properties.choice.default; nil when absent
 	Meta      json.RawMessage `json:"_meta"`
 }
 
@@ -32,7 +36,9 @@ func (o Option) Token() string {
 	return string(o.Const)
 }
 
-// ReadForm reads the typed-choice form in elicitation/create params.
+// ReadForm reads the typed-choice form in elicitation/create params. Of a
+// member named twice it reads the last (exactjson.Unmarshal): a judgement
+// of the request runs on each of its readings, as Expect.Check does.
 func ReadForm(params json.RawMessage) (Form, error) {
 	var f struct {
 		Form
@@ -45,7 +51,7 @@ func ReadForm(params json.RawMessage) (Form, error) {
 			} `json:"properties"`
 		} `json:"requestedSchema"`
 	}
-	if err := json.Unmarshal(params, &f); err != nil {
+	if err := exactjson.Unmarshal(params, &f); err != nil {
 		return Form{}, fmt.Errorf("elicitation params are not a typed-choice form: %v", err)
 	}
 	form := f.Form

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -264,14 +265,21 @@ func AdvertisesForm(caps json.RawMessage) bool { return Advertises(caps, "form")
 // Advertises reports whether clientCapabilities, as a client sent them in
 // initialize, advertise the elicitation mode ("form" or "url"): only an
 // elicitation.<mode> that is a JSON object does ({"form": false}, "yes",
-// [] and null advertise nothing; CONTRACT CAP-1/2, ELI-1).
+// [] and null advertise nothing; CONTRACT CAP-1/2, ELI-1). Names are
+// exact, as ACP's SDKs read them ("Form" advertises nothing). Capabilities
+// that name a member twice advertise the mode when any reading does
+// (exactjson.Readings): the rules of a client that advertises it then
+// apply, and no reading escapes them.
 func Advertises(caps json.RawMessage, mode string) bool {
-	var c struct {
-		Elicitation map[string]json.RawMessage `json:"elicitation"`
+	readings, _ := exactjson.Readings(caps)
+	for _, r := range readings {
+		var c struct {
+			Elicitation map[string]json.RawMessage `json:"elicitation"`
+		}
+		var m map[string]json.RawMessage
+		if exactjson.Unmarshal(r, &c) == nil && json.Unmarshal(c.Elicitation[mode], &m) == nil && m != nil {
+			return true
+		}
 	}
-	if json.Unmarshal(caps, &c) != nil {
-		return false
-	}
-	var m map[string]json.RawMessage
-	return json.Unmarshal(c.Elicitation[mode], &m) == nil && m != nil
+	return false
 }

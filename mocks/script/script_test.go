@@ -193,6 +193,29 @@ func TestExpectCheck(t *testing.T) {
 	}
 }
 
+// TestExpectCheckReadsExactly: a request is read as ACP's SDKs read it:
+// "Mode" and "Message" are not mode and message; and a request that names
+// a member twice is compared on each reading, saying which.
+func TestExpectCheckReadsExactly(t *testing.T) {
+	s := func(v string) *string { return &v }
+	want := &script.Expect{Message: s("Q"), Mode: "form", Tokens: []string{"choice_0"}}
+	for params, mismatches := range map[string][]string{
+		`{"Mode":"form","Message":"Q","requestedSchema":{"properties":{"choice":{"oneOf":[{"const":"choice_0"}]}}}}`: {
+			`message is absent, want "Q"`, `mode is "", want "form"`,
+		},
+		`{"mode":"form","message":"Q","requestedSchema":{"properties":{"choice":{"OneOf":[{"const":"choice_0"}]}}}}`: {
+			`tokens are [], want ["choice_0"]`,
+		},
+		`{"mode":"url","message":"Q","mode":"form","requestedSchema":{"properties":{"choice":{"oneOf":[{"const":"choice_0"}]}}}}`: {
+			`mode is "url", want "form" (reading the first of the duplicate "mode")`,
+		},
+	} {
+		if got := want.Check(json.RawMessage(params)); !slices.Equal(got, mismatches) {
+			t.Errorf("Check(%s) = %q, want %q", params, got, mismatches)
+		}
+	}
+}
+
 func TestOutcomeCheck(t *testing.T) {
 	i, c := 1, -32601
 	got := probe.Outcome{Acpconform: 1, Outcome: "error", Error: "request_error", Code: &c, Message: "Method not found", Data: json.RawMessage(`{"method":"elicitation/create"}`)}

@@ -24,6 +24,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/acpconform/acpconform/internal/elide"
+	"github.com/acpconform/acpconform/internal/exactjson"
 	"github.com/acpconform/acpconform/internal/jsonscan"
 	"github.com/acpconform/acpconform/probe"
 )
@@ -216,11 +217,38 @@ func show(v any) string { return elide.JSON(v, maxShown) }
 // ParseOutcome reads an outcome report. It returns a *[probe.SchemaError]
 // when text does not match the outcome schema, so that every error says
 // what the adapter got wrong; integers are read by value ([probe.Integer]),
-// so an index of 1.0 is 1 and one of 0e5 is 0. It refuses, saying so, an
-// outcome nested deeper than [probe.MaxDepth] or holding a number longer
-// than 1000 characters. Its errors begin with "outcome", to follow "the
-// agent's ".
+// so an index of 1.0 is 1 and one of 0e5 is 0. Member names are exact, as
+// the schema names them: "Outcome" is an unknown member, allowed and
+// ignored, never the outcome. It refuses, saying so, an outcome nested
+// deeper than [probe.MaxDepth] or holding a number longer than 1000
+// characters. An outcome that names a member twice is read both ways (the
+// first of each duplicate, then the last) and is refused unless both
+// readings match the schema and say the same. Its errors begin with
+// "outcome", to follow "the agent's ".
 func ParseOutcome(text string) (probe.Outcome, error) {
+	readings, dups := exactjson.Readings([]byte(text))
+	if len(readings) == 1 {
+		return parseOutcome(text)
+	}
+	var read []probe.Outcome
+	for i, r := range readings {
+		o, err := parseOutcome(string(r))
+		if err != nil {
+			return probe.Outcome{}, fmt.Errorf("outcome names %s twice, and read with the %s of each, %w", exactjson.Say(dups), []string{"first", "last"}[i], err)
+		}
+		read = append(read, o)
+	}
+	first, _ := json.Marshal(read[0])
+	last, _ := json.Marshal(read[1])
+	if !probe.SameValue(first, last) {
+		return probe.Outcome{}, fmt.Errorf("outcome names %s twice, and its two readings differ: %s with the first of each, %s with the last; an outcome has one meaning", exactjson.Say(dups), elide.Head(string(first), maxShown*2), elide.Head(string(last), maxShown*2))
+	}
+	return read[1], nil
+}
+
+// parseOutcome is ParseOutcome of a text in which no member is named
+// twice.
+func parseOutcome(text string) (probe.Outcome, error) {
 	if shape, err := jsonscan.Scan(text); err == nil && shape.Depth > probe.MaxDepth {
 		return probe.Outcome{}, fmt.Errorf("outcome nests %d levels deep, deeper than the %d acpconform reads", shape.Depth, probe.MaxDepth)
 	}
