@@ -359,6 +359,8 @@ func (e *env) eliAgent() {
 			e.entry("an email of the wrong format", slug("wrong-format"), rules("ELI-3"), `{"name":"Ada","age":36,"email":"ada"}`),
 			e.entry("no content at all", slug("no-content"), rules("ELI-3"), `null`),
 		)
+
+		e.eliAgentMore() // revision 5: every call, unknown actions, URLs as given, a cancelled turn (elimore.go)
 	})
 }
 
