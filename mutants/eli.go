@@ -3,7 +3,9 @@ package mutants
 // eliMutants break what contract revision 5 adds to area ELI: ELI-1 on
 // every call of a connection, ELI-2's unknown actions, URL accepts and
 // URLs as given, the cancel of a turn whose create_elicitation is pending
-// (ELI-9, ELI-10). Each is killed by a check of scenarios/elimore.go.
+// (ELI-9, ELI-10), and a client that ends its turn early on
+// elicitation/complete (ELI-5). Each is killed by a check of
+// scenarios/elimore.go, or by the ELI-5 checks of scenarios/eli.go.
 var eliMutants = []Mutant{
 	// The mode checked on a connection's first create_elicitation only:
 	// that call is refused, every later one is sent, whatever the client
@@ -52,6 +54,14 @@ var eliMutants = []Mutant{
 		err = ctx.Err()
 	}
 `},
+	// A client that fails on an elicitation/complete it has already seen
+	// (ACP: clients MUST ignore an id already complete) where it reads its
+	// input, as one whose read loop dispatches notifications and raises:
+	// its connection ends before the request that follows, and the process
+	// exits with status 1 before its turn's end (a Go panic in the
+	// handler, status 2, is complete-crashes).
+	{"repeated-complete-exits-1", "ELI-5", "probeclient/run.go", "\tconn := gate.NewClientSideConnection(impl, w, r, log)\n",
+		"\tconn := gate.NewClientSideConnection(impl, w, &failsOnRepeatedComplete{r: r, seen: map[string]bool{}}, log)\n"},
 }
 
 func init() {
@@ -80,6 +90,40 @@ func normalisedURL(u string) string {
 		tail = "/" + tail
 	}
 	return scheme + "://" + host + tail
+}
+`
+	helpers["repeated-complete-exits-1"] = `
+// failsOnRepeatedComplete hands on what r reads up to an
+// elicitation/complete line read before, then fails every read.
+type failsOnRepeatedComplete struct {
+	r       io.Reader
+	partial string          // the start of a line not yet ended
+	seen    map[string]bool // the elicitation/complete lines read
+	err     error
+}
+
+func (f *failsOnRepeatedComplete) Read(p []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.r.Read(p)
+	start := 0 // of the line being read, in p
+	for i := 0; i < n; i++ {
+		if p[i] != '\n' {
+			continue
+		}
+		line := f.partial + string(p[start:i])
+		if strings.Contains(line, "\"method\":\"elicitation/complete\"") {
+			if f.seen[line] {
+				f.err = fmt.Errorf("elicitation/complete again: %s", line)
+				return start, nil
+			}
+			f.seen[line] = true
+		}
+		f.partial, start = "", i+1
+	}
+	f.partial += string(p[start:n])
+	return n, err
 }
 `
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/tidwall/gjson"
@@ -12,6 +13,7 @@ import (
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
+	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
 )
 
@@ -160,4 +162,39 @@ func (f *fixture) cancelRequestFor(ctx context.Context, id json.RawMessage) ([]j
 		return slices.ContainsFunc(ids, func(got json.RawMessage) bool { return probe.SameValue(got, id) })
 	})
 	return ids, err == nil
+}
+
+// endedBeforeTurn reports whether a client's connection ended before the
+// agent's answer to its session/prompt reached it, as the mock agent's
+// transcript entries show: the end of what the client sent is recorded
+// before that answer (or no answer was sent), or the answer could not be
+// written. An answer is recorded before it is written, so a client that
+// reads it and then exits is never taken for one that ended before it.
+func endedBeforeTurn(entries []wire.Entry) bool {
+	var prompt string // the id of the client's session/prompt, as sent
+	answered := false
+	for _, en := range entries {
+		switch {
+		case en.Data == nil && en.Dir == wire.Received && strings.HasPrefix(en.Note, "closed: "):
+			return prompt != "" && !answered
+		case en.Data == nil && en.Dir == wire.Sent && answered && strings.HasPrefix(en.Note, "write "): // failed or abandoned
+			return true
+		case en.Data == nil:
+		case en.Dir == wire.Received && gjson.GetBytes(en.Data, "method").String() == "session/prompt":
+			prompt = gjson.GetBytes(en.Data, "id").Raw
+		case en.Dir == wire.Sent && prompt != "" && gjson.GetBytes(en.Data, "id").Raw == prompt && gjson.GetBytes(en.Data, "result").Exists():
+			answered = true
+		}
+	}
+	return false
+}
+
+// isClosed reports whether ch is closed; a nil ch never is.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
