@@ -69,7 +69,7 @@ func (e *env) eliAgentMore() {
 
 	// However long the client keeps the request open: the mock client never
 	// answers it, not even after $/cancel_request.
-	e.it("cancel-ends-turn-promptly", "ends the turn cancelled within 2s of session/cancel while its create_elicitation is pending, reporting no answer", fresh, rules("ELI-9"), func(ctx SpecContext) {
+	e.it("cancel-ends-turn-promptly", "ends the turn cancelled within 2s of session/cancel while it is pending, reporting no answer", fresh, rules("ELI-9"), func(ctx SpecContext) {
 		f := e.connect(ctx, formAndURLClient).answer(script.Never())
 		before := len(f.mc.Texts())
 		turn := f.mc.Prompt(ctx, mustJSON(profileForm()))
@@ -81,7 +81,7 @@ func (e *env) eliAgentMore() {
 		}
 	})
 
-	e.it("cancel-tells-client", "tells the client with $/cancel_request when the turn of its pending create_elicitation is cancelled", fresh, rules("ELI-10"), func(ctx SpecContext) {
+	e.it("cancel-tells-client", "tells the client with $/cancel_request when its turn is cancelled while it is pending", fresh, rules("ELI-10"), func(ctx SpecContext) {
 		f := e.connect(ctx, formAndURLClient).answer(script.Never())
 		f.mc.Prompt(ctx, mustJSON(profileForm()))
 		must("waiting for the elicitation/create", f.mc.WaitElicitations(e.wait(ctx), 1))
