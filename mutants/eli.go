@@ -34,6 +34,15 @@ var eliMutants = []Mutant{
 			<-s.conn.Done() // the client never answered the cancelled request
 		}
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil`},
+	// The cancelled turn reported as the client's cancel: an answer the
+	// client never gave.
+	{"cancel-reported-as-answer", "ELI-9", "../kit/agent.go", `	if ctx.Err() != nil {
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil`, `	if ctx.Err() != nil {
+		if req.Op == probe.OpCreateElicitation {
+			b, _ := json.Marshal(probe.Outcome{Acpconform: probe.Version, Outcome: probe.OutcomeCancelled})
+			_ = s.conn.SessionUpdate(context.WithoutCancel(ctx), acp.SessionNotification{SessionId: p.SessionId, Update: acp.UpdateAgentMessageText(string(b))})
+		}
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil`},
 	// The turn ends at once, and the request is left to run: the client is
 	// never told (a SHOULD, so the run stays conformant).
 	{"elicitation-cancel-not-told", "ELI-10", "session.go", "\tresp, err := s.send(ctx, req)\n", `	type answer struct {
