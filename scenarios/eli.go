@@ -366,6 +366,7 @@ func (e *env) eliAgent() {
 			e.entry("no content at all", slug("no-content"), rules("ELI-3"), `null`),
 		)
 		e.eliContent()
+		e.eliAgentMore() // revision 5: every call, unknown actions, URLs as given, a cancelled turn (elimore.go)
 	})
 }
 
@@ -395,23 +396,41 @@ func signInURL() probe.Request {
 		URL: "https://agent.example.com/connect?elicitationId=github-oauth-001", ElicitationID: "github-oauth-001"}
 }
 
-// expectNoCrashAfterTurn fails the check when a client in test mode that
-// acpconform started crashes after its turn: a client's SDK may handle a
-// notification (elicitation/complete) beside the requests that follow it,
-// so a client that crashes on one can answer them first and die later. A
-// crash is a death by a signal, or exit status 2, the Go runtime's for a
-// panic; any other status is CLI-5's to judge (a client in test mode exits
-// 0), as is a client still running. A free user's exit says nothing.
+// expectNoCrashAfterTurn fails the check when a client that acpconform
+// started ends before its turn does, or crashes after it: a client's SDK
+// may handle a notification (elicitation/complete) beside the requests
+// that follow it, so a client that fails on one can answer them first and
+// die later. An exit before the turn's end, with any status, is one the
+// transcript shows before the agent's answer to session/prompt reached the
+// client (endedBeforeTurn); after it, a crash in test mode is a death by a
+// signal, or exit status 2, the Go runtime's for a panic, and any other
+// status is CLI-5's to judge (a client in test mode exits 0), as is a
+// client still running. A free user, which may stay after its turn, is
+// judged only on an end that has come by then.
 func (e *env) expectNoCrashAfterTurn(ctx context.Context, t clientTurn, what string) {
 	GinkgoHelper()
 	exited := t.link.Exited()
-	if e.freeUser || exited == nil {
+	switch {
+	case exited == nil:
 		return
+	case e.freeUser:
+		if !isClosed(exited) && !isClosed(t.a.Done()) {
+			return
+		}
+	default:
+		if _, ok := receive(ctx, e.startup, exited); !ok {
+			return
+		}
 	}
-	if _, ok := receive(ctx, e.startup, exited); !ok {
-		return
+	// The end of its output is in the transcript once the connection is done.
+	if _, ok := receive(ctx, e.response, t.a.Done()); ok && endedBeforeTurn(t.a.Transcript().Entries()) {
+		how := "closed its connection"
+		if isClosed(exited) {
+			how = t.link.ExitDescription()
+		}
+		Fail(fmt.Sprintf("the client %s before its turn ended, after %s: it must take the notification and go on, and any exit before the turn's end breaks ELI-5", how, what))
 	}
-	if how := t.link.ExitDescription(); how == "exited with status 2" || strings.Contains(how, "signal") {
+	if how := t.link.ExitDescription(); !e.freeUser && (how == "exited with status 2" || strings.Contains(how, "signal")) {
 		Fail(fmt.Sprintf("the client answered every request, then %s after its turn ended: it crashed on %s", how, what))
 	}
 }
