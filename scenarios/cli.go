@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -283,10 +284,14 @@ func (e *env) turn(ctx context.Context, steps ...script.Step) clientTurn {
 	wait, cancel := context.WithTimeout(ctx, e.turnBound(len(steps)))
 	defer cancel()
 	what := "the client's prompt turn"
+	var completed []string
 	for _, st := range steps {
 		if st.Complete != nil { // a client that fails on it ends the turn early: say where
-			what += fmt.Sprintf(", in which the agent sent elicitation/complete for %q,", *st.Complete)
+			completed = append(completed, strconv.Quote(*st.Complete))
 		}
+	}
+	if completed != nil {
+		what += ", in which the agent sent elicitation/complete for " + strings.Join(completed, ", then ") + ","
 	}
 	must(what, a.WaitTurns(wait, 1))
 	return clientTurn{a, link}

@@ -470,7 +470,7 @@ func TestListAndExplain(t *testing.T) {
 	}
 	r = acpconform(t, nil, "list")
 	expectCode(t, r, 0)
-	if first, _, _ := strings.Cut(r.stdout, "\n"); first != "CONTRACT revision "+suite.Revision()+": 68 rules, each cited by a check, none pending" {
+	if first, _, _ := strings.Cut(r.stdout, "\n"); first != "CONTRACT revision "+suite.Revision()+": 71 rules, each cited by a check, none pending" {
 		t.Errorf("list's first line is %q, want the revision and no rule pending", first)
 	}
 	r = acpconform(t, nil, "explain", "CLI-4")

@@ -25,7 +25,7 @@ func TestListSelection(t *testing.T) {
 	r := acpconform(t, nil, "list", "--check", "TOK-2/*")
 	expectCode(t, r, 0)
 	head, ids := listedIDs(t, r)
-	if !strings.HasPrefix(head, "34 of 266 checks of acpconform run's catalogue") || len(ids) != 34 || !slices.Contains(ids, "TOK-2/leading-zero") {
+	if !strings.HasPrefix(head, "37 of 288 checks of acpconform run's catalogue") || len(ids) != 37 || !slices.Contains(ids, "TOK-2/leading-zero") {
 		t.Errorf("list --check 'TOK-2/*': %q, %d checks:\n%s", head, len(ids), r.stdout)
 	}
 	for _, id := range ids {
@@ -78,7 +78,7 @@ func TestListSelection(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--check", "TOK-2/leading-zeroes"}, `acpconform list: the selection selects no check of acpconform run's catalogue: no check matches the selection (266 checks deselected); --check TOK-2/leading-zeroes matches no check; did you mean TOK-2/leading-zero?`},
+		{[]string{"--check", "TOK-2/leading-zeroes"}, `acpconform list: the selection selects no check of acpconform run's catalogue: no check matches the selection (288 checks deselected); --check TOK-2/leading-zeroes matches no check; did you mean TOK-2/leading-zero?`},
 		{[]string{"--check", "TOK-22/*"}, `no rule TOK-22 has checks here; did you mean 'TOK-2/*'?`},
 		{[]string{"--check", "tok-2"}, `--check tok-2 names a rule, not a check: --id TOK-2, or --check 'TOK-2/*'`},
 		{[]string{"--for", "client", "--id", "TOK-2"}, `TOK-2 is a rule of the agent role, and this run checks the client role`},
@@ -95,7 +95,7 @@ func TestListSelection(t *testing.T) {
 
 	// A run that selects nothing gives the same hint, and exits 4.
 	r = acpconform(t, nil, "run", "--check", "TOK-2/leading-zeroes")
-	if r.code != 4 || !strings.Contains(r.stderr, "nothing checked: no check matches the selection (266 checks deselected); --check TOK-2/leading-zeroes matches no check; did you mean TOK-2/leading-zero?") {
+	if r.code != 4 || !strings.Contains(r.stderr, "nothing checked: no check matches the selection (288 checks deselected); --check TOK-2/leading-zeroes matches no check; did you mean TOK-2/leading-zero?") {
 		t.Errorf("acpconform run --check TOK-2/leading-zeroes: exit %d, stderr %q; want 4 and the nearest check", r.code, r.stderr)
 	}
 }
