@@ -384,7 +384,33 @@ var Variants = []Mutant{
 	// "url": false, "elicitation": "form") are refused with -32602, as the
 	// TypeScript SDK's zod schemas and the Python SDK's pydantic models
 	// refuse them (CAP-2).
-	{"malformed-caps-refused", "CAP-2", "conn.go", "		return call(ctx, asAdvertised(params), c.initialize)", "		return call(ctx, params, c.initialize) // the SDK's typed decoding refuses what asAdvertised drops"},
+	// The names still read exactly, as every strict SDK reads them.
+	{"malformed-caps-refused", "CAP-2", "session.go", `	case !isObject(raw):
+		delete(caps, "elicitation") // advertises nothing
+		capsChanged = true
+	default:
+		_ = json.Unmarshal(raw, &e)
+		modesChanged := dropLookalikes(e, "form", "url")
+		for _, mode := range []string{"form", "url"} {
+			if v, ok := e[mode]; ok && !isObject(v) && !isNull(v) {
+				delete(e, mode) // advertises nothing
+				modesChanged = true
+			}
+		}
+`, `	case !isObject(raw): // the SDK's typed decoding refuses it
+	default:
+		_ = json.Unmarshal(raw, &e)
+		modesChanged := dropLookalikes(e, "form", "url") // a malformed mode: the SDK's typed decoding refuses it
+`},
+	// A validator that refuses a property the form does not declare, as one
+	// that reads the requested schema with additionalProperties false does:
+	// JSON Schema allows the property, so passing it on (the reference) and
+	// refusing it are both conformant (ELI-3, revision 5).
+	{"undeclared-property-refused", "ELI-3", "content.go", `			if !isContentValue(values[name]) {
+				problems = append(problems, fmt.Sprintf("%q, a property the form does not declare, holds %s, no elicitation content value", elide.Head(name, maxQuoted), elide.Head(string(values[name]), maxQuoted)))
+			}
+			continue`, `			problems = append(problems, fmt.Sprintf("%q is not a property of the form", elide.Head(name, maxQuoted)))
+			continue`},
 }
 
 // overStdio are the mutants that only an agent process on stdio shows:

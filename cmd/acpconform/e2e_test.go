@@ -460,7 +460,7 @@ func TestListAndExplain(t *testing.T) {
 		Level  string   `json:"level"`
 		Checks []string `json:"checks"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil || len(suite.Rules()) != 68 || len(rules) != len(suite.Rules()) {
+	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil || len(suite.Rules()) != 71 || len(rules) != len(suite.Rules()) {
 		t.Fatalf("list --json: %v, %d rules", err, len(rules))
 	}
 	for _, rule := range rules {
