@@ -209,36 +209,7 @@ func TestBrokenExampleAgentsFail(t *testing.T) {
 // binary.
 func brokenExample(t *testing.T, file string, edits ...string) string {
 	t.Helper()
-	orig, err := filepath.Abs(filepath.Join("example", "agent", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(orig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(src)
-	for i := 0; i+1 < len(edits); i += 2 {
-		if strings.Count(text, edits[i]) != 1 {
-			t.Fatalf("%s does not hold %q once: the example changed, update the test", file, edits[i])
-		}
-		text = strings.Replace(text, edits[i], edits[i+1], 1)
-	}
-	dir := t.TempDir()
-	mutated := filepath.Join(dir, file)
-	overlay := filepath.Join(dir, "overlay.json")
-	b, _ := json.Marshal(map[string]map[string]string{"Replace": {orig: mutated}})
-	if err := os.WriteFile(mutated, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(overlay, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "broken-agent")
-	if err := goBuild(bin, "./example/agent", overlay); err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	return exampleVariant(t, append([]string{file}, edits...))
 }
 
 // TestTheExampleAdapterIsTheREADMEsAndAtMost15Lines keeps the README's
