@@ -2,4 +2,19 @@
 // GitHub Action (action.yml at the repository root) and the workflows
 // that use it, the release configuration (.goreleaser.yaml) and the
 // container image (Dockerfile). It has no code of its own, only tests.
+//
+// It also keeps the house of the module's packages (TestLayers). From the
+// top, each layer built on the ones below it:
+//
+//  1. cmd, and the test-only interop and ci: the commands;
+//  2. scenarios and mutants: the catalogue, and the reference broken on purpose;
+//  3. suite: subjects, the contract's registry, a run;
+//  4. mocks and kit: the scriptable peers (and the hostile subject,
+//     mocks/hostile), the adapter kits, and the reference's probe adapters
+//     (kit/probeagent, kit/probeclient: the kit around the reference);
+//  5. reference: ask_choice and create_elicitation;
+//  6. reports and probe: what a run says, and the probe contracts;
+//  7. internal: the small helpers.
+//
+// A non-test file imports only packages of its own layer or a lower one.
 package ci

@@ -19,13 +19,13 @@ import (
 
 	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/kit/probeagent"
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
-	"github.com/acpconform/acpconform/reference/probeagent"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/suite"
 )

@@ -1,6 +1,6 @@
 package mutants
 
-// clientMutants break the reference client (reference/probeclient, and
+// clientMutants break the reference client (kit/probeclient, and
 // the kit's ScriptedAnswer it answers with), one rule of a client under
 // test at a time: each answers validly but not as told, or exits
 // otherwise than it should, so that only the checks of the test mode
@@ -13,12 +13,12 @@ var clientMutants = []Mutant{
 		`		if d, ok := choice["oneOf"].([]any)[0].(map[string]any)["const"].(string); ok {`},
 	{"decline-answered-as-cancel", "CLI-5", "../kit/client.go", "\tcase probe.ActionDecline:\n\t\treturn declineAnswer(), nil", "\tcase probe.ActionDecline:\n\t\treturn cancelAnswer(), nil"},
 	{"cancel-answered-as-decline", "CLI-5", "../kit/client.go", "\tcase probe.ActionCancel:\n\t\treturn cancelAnswer(), nil", "\tcase probe.ActionCancel:\n\t\treturn declineAnswer(), nil"},
-	{"exits-1-after-turn", "CLI-5", "probeclient/run.go", "\treturn 0\n}", "\treturn 1\n}"},
-	{"stays-after-turn", "CLI-5", "probeclient/run.go", "\t\treturn fmt.Errorf(\"session/prompt: %w\", err)\n\t}\n\treturn nil\n}",
+	{"exits-1-after-turn", "CLI-5", "../kit/probeclient/run.go", "\treturn 0\n}", "\treturn 1\n}"},
+	{"stays-after-turn", "CLI-5", "../kit/probeclient/run.go", "\t\treturn fmt.Errorf(\"session/prompt: %w\", err)\n\t}\n\treturn nil\n}",
 		"\t\treturn fmt.Errorf(\"session/prompt: %w\", err)\n\t}\n\t<-conn.Done() // until the agent hangs up\n\treturn nil\n}"},
 	// A client written against a schema before 1.19.0, strict about the
 	// fields of an option.
-	{"description-intolerant", "CLI-3", "probeclient/client.go", "\tresp, ok, err := kit.ScriptedAnswer(ctx, p)\n", `	if p.Form != nil {
+	{"description-intolerant", "CLI-3", "../kit/probeclient/client.go", "\tresp, ok, err := kit.ScriptedAnswer(ctx, p)\n", `	if p.Form != nil {
 		choice, _ := p.Form.RequestedSchema.Properties["choice"].(map[string]any)
 		options, _ := choice["oneOf"].([]any)
 		for _, o := range options {
@@ -43,15 +43,15 @@ var clientMutants = []Mutant{
 	// Every decline and cancel written with content, which ACP's
 	// receivers ignore (ELI-8's advice): the SDK's types cannot carry it,
 	// so the reference client's --broken content-on-decline writes it.
-	{"decline-carries-content", "ELI-8", "probeclient/run.go", "\tif o.Broken == ContentOnDecline {\n", "\tif true {\n"},
+	{"decline-carries-content", "ELI-8", "../kit/probeclient/run.go", "\tif o.Broken == ContentOnDecline {\n", "\tif true {\n"},
 	// Content no elicitation answer may hold: an object as a value.
 	{"content-holds-object", "ELI-4", "../kit/client.go", "\treturn content, nil\n}", "\tcontent[\"nested\"] = map[string]any{\"x\": 1}\n\treturn content, nil\n}"},
 	{"url-refused", "ELI-5", "../kit/client.go", "\tcase req.Url != nil && (e == nil || e.Url == nil):\n", "\tcase req.Url != nil:\n"},
-	{"complete-crashes", "ELI-5", "probeclient/client.go", "func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\treturn nil\n}",
+	{"complete-crashes", "ELI-5", "../kit/probeclient/client.go", "func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\treturn nil\n}",
 		"func (c elicitingClient) UnstableCompleteElicitation(context.Context, acp.UnstableCompleteElicitationNotification) error {\n\tpanic(\"unknown elicitation id\")\n}"},
 	// Capabilities out of step with what the client does: initialize
 	// advertises form alone, and the client answers URL elicitations.
-	{"url-advertised-not", "ELI-6", "probeclient/run.go", "\t\tClientCapabilities: c.capabilities(),\n",
+	{"url-advertised-not", "ELI-6", "../kit/probeclient/run.go", "\t\tClientCapabilities: c.capabilities(),\n",
 		"\t\tClientCapabilities: acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}},\n"},
 	{"cancel-ignored", "ELI-7", "../kit/client.go", "\t\t<-ctx.Done()\n", "\t\t<-make(chan struct{})\n"},
 	// The user waited, the agent cancelled, and the client says the user

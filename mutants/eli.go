@@ -24,7 +24,7 @@ var eliMutants = []Mutant{
 	{"url-accept-content-kept", "ELI-2", "session.go", "\tcase resp.Action == \"accept\", resp.Action == \"decline\", resp.Action == \"cancel\":\n",
 		"\tcase resp.Action == \"decline\", resp.Action == \"cancel\":\n"},
 	// The URL written as the ACP Python SDK's pydantic AnyUrl writes it.
-	{"url-normalised", "ELI-2", "probeagent/agent.go", "URL: c.URL,", "URL: normalisedURL(c.URL),"},
+	{"url-normalised", "ELI-2", "../kit/probeagent/agent.go", "URL: c.URL,", "URL: normalisedURL(c.URL),"},
 	// The cancel is told, but the turn ends only when the client lets go
 	// of the request: one that never answers keeps it open until the
 	// connection ends.
@@ -69,7 +69,7 @@ var eliMutants = []Mutant{
 	// its connection ends before the request that follows, and the process
 	// exits with status 1 before its turn's end (a Go panic in the
 	// handler, status 2, is complete-crashes).
-	{"repeated-complete-exits-1", "ELI-5", "probeclient/run.go", "\tconn := gate.NewClientSideConnection(impl, w, r, log)\n",
+	{"repeated-complete-exits-1", "ELI-5", "../kit/probeclient/run.go", "\tconn := gate.NewClientSideConnection(impl, w, r, log)\n",
 		"\tconn := gate.NewClientSideConnection(impl, w, &failsOnRepeatedComplete{r: r, seen: map[string]bool{}}, log)\n"},
 }
 

@@ -30,7 +30,7 @@ import (
 type Mutant struct {
 	Name string // kebab-case
 	Rule string // the CONTRACT ID it breaks
-	File string // relative to reference/, slash-separated: ask.go, probeclient/client.go, ../kit/call.go (the kit the probe adapters are built on)
+	File string // relative to reference/, slash-separated: ask.go, ../kit/call.go (the kit), ../kit/probeclient/client.go (the reference's probe adapters, built on the kit)
 	From string // the text it replaces, found exactly once
 	To   string
 }
@@ -309,9 +309,9 @@ func (w *warnings) all() []string { // every warning of the process so far, not 
 	// An empty answer invented for a client without the mode.
 	{"answer-invented", "ELI-1", "session.go", `		return ElicitationResponse{}, fmt.Errorf("%w: mode %q was not advertised", ErrElicitationUnsupported, req.Mode)`,
 		`		return ElicitationResponse{Action: "accept", Content: json.RawMessage("{}")}, nil`},
-	{"integer-type-dropped", "ELI-2", "probeagent/agent.go", "\t\tif err := dec.Decode(&er.RequestedSchema); err != nil {\n",
+	{"integer-type-dropped", "ELI-2", "../kit/probeagent/agent.go", "\t\tif err := dec.Decode(&er.RequestedSchema); err != nil {\n",
 		"\t\tif err := json.Unmarshal(bytes.ReplaceAll(c.RequestedSchema, []byte(`\"integer\"`), []byte(`\"number\"`)), &er.RequestedSchema); err != nil {\n"},
-	{"message-trimmed", "ELI-2", "probeagent/agent.go", "Message: c.Message,", "Message: strings.TrimSpace(c.Message),"},
+	{"message-trimmed", "ELI-2", "../kit/probeagent/agent.go", "Message: c.Message,", "Message: strings.TrimSpace(c.Message),"},
 	// Every error of create_elicitation answered as a success, as
 	// errors-answered-as-success does for ask_choice: each ELI check that
 	// expects an error must fail it (killsEvery).
@@ -349,7 +349,7 @@ func (w *warnings) all() []string { // every warning of the process so far, not 
 			other.cancel()
 		}
 	}`},
-	{"stdin-end-ignored", "RTE-7", "probeagent/run.go", `	select {
+	{"stdin-end-ignored", "RTE-7", "../kit/probeagent/run.go", `	select {
 	case <-conn.Done():
 	case <-ctx.Done():
 	}`, `	<-ctx.Done() // serves until a signal, whatever its stdin does
@@ -433,12 +433,12 @@ var overStdio = map[string][]string{
 }
 
 // Role is the role the mutated reference plays: a mutant of the reference
-// client (a File under probeclient/, or the kit's client.go under it) is
+// client (a File under ../kit/probeclient/, or the kit's client.go under it) is
 // checked as a client, with
 // `acpconform client -- <mutant> reference-client`; every other mutant with
 // `acpconform run`, whose reference agent is built in.
 func (m Mutant) Role() suite.Role {
-	if strings.HasPrefix(m.File, "probeclient/") || m.File == "../kit/client.go" {
+	if strings.HasPrefix(m.File, "../kit/probeclient/") || m.File == "../kit/client.go" {
 		return suite.ClientRole
 	}
 	return suite.AgentRole

@@ -210,7 +210,7 @@ func TestHTMLReportInABrowser(t *testing.T) {
 }
 
 // TestHTMLReportHostileSubject loads report.html of a real failing run of
-// a hostile agent (internal/hostile's forge mode, recorded in testdata),
+// a hostile agent (mocks/hostile's forge mode, recorded in testdata),
 // with a check's name and a frame made worse still: no script of theirs
 // runs, and every character of their text shows as text.
 func TestHTMLReportHostileSubject(t *testing.T) {

@@ -15,13 +15,13 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/acpconform/acpconform/kit/probeagent"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
 	"github.com/acpconform/acpconform/reference"
-	"github.com/acpconform/acpconform/reference/probeagent"
 	"github.com/acpconform/acpconform/reports"
 )
 

@@ -16,9 +16,9 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/acpconform/acpconform/kit/probeclient"
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mocks/wire"
-	"github.com/acpconform/acpconform/reference/probeclient"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/acpconform/acpconform/kit/probeclient"
 	"github.com/acpconform/acpconform/mocks/wire"
-	"github.com/acpconform/acpconform/reference/probeclient"
 )
 
 // ReferenceClient is the reference client (PROBE.md §2) in this process,

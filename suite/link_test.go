@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpconform/acpconform/kit/probeclient"
 	"github.com/acpconform/acpconform/mocks/wire"
-	"github.com/acpconform/acpconform/reference/probeclient"
 	"github.com/acpconform/acpconform/suite"
 )
 

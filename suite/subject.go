@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/acpconform/acpconform/internal/proc"
+	"github.com/acpconform/acpconform/kit/probeagent"
 	"github.com/acpconform/acpconform/mocks/wire"
-	"github.com/acpconform/acpconform/reference/probeagent"
 )
 
 // Subject is what the catalogue checks: an agent or a client under test,

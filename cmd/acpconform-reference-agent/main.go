@@ -15,7 +15,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/acpconform/acpconform/reference/probeagent"
+	"github.com/acpconform/acpconform/kit/probeagent"
 )
 
 func main() {

@@ -27,7 +27,7 @@ import (
 )
 
 // The hostile tests run the built acpconform against subjects that misbehave
-// on purpose (internal/hostile), one test per row of the CLI's table of
+// on purpose (mocks/hostile), one test per row of the CLI's table of
 // hostile subjects. Each checks the exit code, the diagnosis, the three
 // reports and that no process of the subject outlives the run.
 
@@ -45,7 +45,7 @@ var (
 // syscall does not name.
 const prSetChildSubreaper = 36
 
-// hostileBinary builds internal/hostile next to acpconform, once. It also
+// hostileBinary builds mocks/hostile next to acpconform, once. It also
 // makes this test process the subreaper of whatever the runs orphan: a
 // subject process that was killed becomes a zombie here, where it is
 // reaped and counted as gone, while one left a zombie elsewhere (unreaped
@@ -58,7 +58,7 @@ func hostileBinary(t *testing.T) string {
 	binaries(t)
 	hostileOnce.Do(func() {
 		hostileBin = filepath.Join(binDir, "hostile")
-		if out, err := exec.Command("go", "build", "-trimpath", "-o", hostileBin, "../../internal/hostile").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-trimpath", "-o", hostileBin, "../../mocks/hostile").CombinedOutput(); err != nil {
 			hostileErr = fmt.Errorf("go build hostile: %v\n%s", err, out)
 			return
 		}

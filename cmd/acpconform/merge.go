@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/acpconform/acpconform/internal/inputfile"
-	"github.com/acpconform/acpconform/reference/probeclient"
+	"github.com/acpconform/acpconform/kit/probeclient"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
 	"github.com/acpconform/acpconform/suite"

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/acpconform/acpconform/internal/testbound"
-	"github.com/acpconform/acpconform/reference/probeagent"
+	"github.com/acpconform/acpconform/kit/probeagent"
 )
 
 // writeScript writes a script file and returns its path.

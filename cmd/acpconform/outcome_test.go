@@ -7,7 +7,7 @@ import (
 
 // The outcome tests run the built acpconform against agents that report
 // outcomes the way other JSON libraries write them, or break the outcome
-// schema in ways only a number or a nesting can (internal/hostile).
+// schema in ways only a number or a nesting can (mocks/hostile).
 
 // TestOutcomeIntegersByValue: the reference probe agent with every integer
 // of its outcomes written as 0.0 and -32601.0 (Python's floats), as 0e5

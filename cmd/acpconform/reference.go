@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/acpconform/acpconform/internal/proc"
-	"github.com/acpconform/acpconform/reference/probeagent"
-	"github.com/acpconform/acpconform/reference/probeclient"
+	"github.com/acpconform/acpconform/kit/probeagent"
+	"github.com/acpconform/acpconform/kit/probeclient"
 )
 
 func (a *app) referenceAgentCommand() *cobra.Command {

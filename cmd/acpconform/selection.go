@@ -12,7 +12,7 @@ import (
 
 	"github.com/acpconform/acpconform/internal/elide"
 	"github.com/acpconform/acpconform/internal/suggest"
-	"github.com/acpconform/acpconform/reference/probeclient"
+	"github.com/acpconform/acpconform/kit/probeclient"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/suite"
 )

@@ -8,7 +8,7 @@ import "strings"
 // isolates, lines that would end a Markdown block, open HTML and forge a
 // verdict, and GitHub workflow commands (see WorkflowCommands), each on a
 // line of its own, then the line FORGERY-END. It is UTF-8; NotUTF8 is not.
-// internal/hostile's forge mode writes both.
+// mocks/hostile's forge mode writes both.
 var Forgery = strings.Join([]string{
 	"C0:" + C0,
 	"C1:" + c1(),

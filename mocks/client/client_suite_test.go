@@ -10,10 +10,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/acpconform/acpconform/kit/probeagent"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
-	"github.com/acpconform/acpconform/reference/probeagent"
 )
 
 func TestClient(t *testing.T) {

@@ -19,8 +19,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpconform/acpconform/kit/probeagent"
 	"github.com/acpconform/acpconform/mocks/wire"
-	"github.com/acpconform/acpconform/reference/probeagent"
 )
 
 // DefaultMount is where a Server serves: metadata at the mount, the

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/kit/probeclient"
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/probe"
-	"github.com/acpconform/acpconform/reference/probeclient"
 	"github.com/acpconform/acpconform/suite"
 )
 

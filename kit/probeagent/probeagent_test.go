@@ -15,9 +15,9 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
 
+	"github.com/acpconform/acpconform/kit/probeagent"
 	"github.com/acpconform/acpconform/probe"
 	"github.com/acpconform/acpconform/probe/schema"
-	"github.com/acpconform/acpconform/reference/probeagent"
 )
 
 func TestProbeAgent(t *testing.T) {

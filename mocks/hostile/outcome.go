@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/acpconform/acpconform/kit/probeagent"
 	"github.com/acpconform/acpconform/probe"
-	"github.com/acpconform/acpconform/reference/probeagent"
 )
 
 // sayOutcome answers every probe with args[0] as its outcome, as it is.
