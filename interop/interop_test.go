@@ -409,11 +409,6 @@ type subject struct {
 	// reads ~/.acpx/config.json (default agent, permissions, timeouts),
 	// which would make the row depend on whoever runs it.
 	ownHome bool
-	// isolatedToo runs the row again with --isolate, a process per check,
-	// and fails unless every check's state is the same: sharing an agent's
-	// processes must never change a verdict. (Clients share nothing: each
-	// check starts a client of its own.)
-	isolatedToo bool
 }
 
 func subjects(wsURL string) []subject {
@@ -423,7 +418,7 @@ func subjects(wsURL string) []subject {
 		{implementation: "Go reference (acpconform)", role: "client", transport: "stdio", args: []string{"client", "--", bin, "reference-client"}},
 		{implementation: "Go reference (acpconform)", role: "client", transport: "WebSocket", args: []string{"client", "--", bin, "reference-client", "--websocket", "{url}"}},
 		{implementation: "Go mirror (acpconform), --unstable-protocol", role: "relay", transport: "WebSocket to stdio", args: []string{"relay", "--", bin, "mirror", "{url}", "--unstable-protocol"}},
-		withIsolated(tsAgentRow()),
+		tsAgentRow(),
 		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "stdio", args: []string{"client", "--", node, tsClient}},
 		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "WebSocket",
 			args: []string{"client", "--baseline", "ts/baseline-client-websocket.yaml", "--", node, tsClient, "--websocket", "{url}"},
@@ -468,11 +463,6 @@ func pythonAgentRow() subject {
 	return subject{implementation: "Python 3 standard library adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", python3, pyAgent}}
 }
 
-func withIsolated(s subject) subject {
-	s.isolatedToo = true
-	return s
-}
-
 // matrixFiles hold the interop matrix, each between the same two markers.
 var matrixFiles = []string{"../README.md", "../docs/interop.md"}
 
@@ -481,9 +471,11 @@ var matrixSection = regexp.MustCompile(`(?s)(<!-- interop matrix: go test ./inte
 // TestInteropMatrix checks every implementation in every role with the
 // acpconform CLI, as an implementer's CI would, and keeps the matrix in
 // README.md and docs/interop.md current: a row whose counts (known
-// failures among them), verdict or exit code change fails it. The
-// TypeScript agent adapter's row also runs with --isolate, and fails
-// unless each check's state is the same both ways.
+// failures among them), verdict or exit code change fails it. (That
+// sharing an agent's connections never changes a verdict, --isolate
+// against shared, is TestMutantsAreKilled's to show, for the reference
+// and every mutant of it: a process per check of the Node adapter here
+// cost 205 Node starts a run and showed nothing more.)
 func TestInteropMatrix(t *testing.T) {
 	t.Parallel()
 	srv, err := relay.NewServer("127.0.0.1:0", relay.ReferenceAgent(), relay.Options{})
@@ -497,21 +489,10 @@ func TestInteropMatrix(t *testing.T) {
 	// its subject's, waiting (acpx answers a turn a second late).
 	all := subjects(srv.URL)
 	rows := make([]string, len(all))
-	// The slowest first: the rows run again with --isolate, then the
-	// third-party rows, last in the table. The --isolate runs come on top
-	// of the three rows at a time.
-	var isolated, others []int
-	for i := len(all) - 1; i >= 0; i-- {
-		if all[i].isolatedToo {
-			isolated = append(isolated, i)
-		} else {
-			others = append(others, i)
-		}
-	}
-	order := append(isolated, others...)
-	slots := make(chan struct{}, 3+len(isolated))
+	// The slowest first: the third-party rows, last in the table.
+	slots := make(chan struct{}, 3)
 	var wg sync.WaitGroup
-	for _, i := range order {
+	for i := len(all) - 1; i >= 0; i-- {
 		s := all[i]
 		wg.Add(1)
 		go func() {
@@ -549,21 +530,7 @@ func TestInteropMatrix(t *testing.T) {
 // matrix, or "" after reporting why it has none.
 func matrixRow(t *testing.T, s subject) string {
 	name := fmt.Sprintf("%s as %s over %s", s.implementation, s.role, s.transport)
-	isolated := make(chan *reports.JSON, 1)
-	if s.isolatedToo { // side by side: a process per check mostly waits for Node to start
-		go func() {
-			r, _ := runRow(t, name+", --isolate", s, "--isolate")
-			isolated <- r
-		}()
-	}
 	r, code := runRow(t, name, s)
-	if s.isolatedToo {
-		if ri := <-isolated; r != nil && ri != nil {
-			for _, d := range reports.StateDifferences(ri.Checks, r.Checks) {
-				t.Errorf("%s: isolated, then shared: %s", name, d)
-			}
-		}
-	}
 	if r == nil {
 		return ""
 	}
