@@ -50,6 +50,17 @@ func TestScenarios(t *testing.T) {
 	RunSpecs(t, "Scenario catalogue")
 }
 
+// relayResponse bounds each wait of the relay catalogue here. REL-7 sends
+// messages of nearly and over 1 MiB through our relays and the mock
+// peers of both ends, all built with the race detector in this test
+// binary: on a 2-core runner with two busy loops beside go test, one took
+// 13 s to cross, where the CLI's default (5 s) is meant for a subject
+// built for use. A relay that drops a message still fails within this
+// bound; the relay catalogue takes as long with it as with 5 s on quiet
+// cores (no check waits a response timeout out when the relay is right).
+// A check makes several such waits: its own bound is twice this.
+const relayResponse = 30 * time.Second
+
 var _ = Describe("reference in-process", func() {
 	scenarios.Catalogue(scenarios.Options{Subject: suite.Reference()})
 })
@@ -79,15 +90,15 @@ var _ = Describe("reference client advertising no form", func() {
 })
 
 var _ = Describe("reference mirror, opted in", func() {
-	scenarios.Catalogue(scenarios.Options{Subject: suite.Relay([]string{binary, "mirror", suite.URLPlaceholder, "--unstable-protocol"}, wire.Options{})})
+	scenarios.Catalogue(scenarios.Options{Subject: suite.Relay([]string{binary, "mirror", suite.URLPlaceholder, "--unstable-protocol"}, wire.Options{}), Response: relayResponse, Scenario: 2 * relayResponse})
 })
 
 var _ = Describe("reference mirror in-process", func() {
-	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceMirror()})
+	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceMirror(), Response: relayResponse, Scenario: 2 * relayResponse})
 })
 
 var _ = Describe("reference command relay in-process", func() {
-	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceCommandRelay()})
+	scenarios.Catalogue(scenarios.Options{Subject: suite.ReferenceCommandRelay(), Response: relayResponse, Scenario: 2 * relayResponse})
 })
 
 var _ = Describe("reference client spawning its agent", func() {
@@ -95,7 +106,7 @@ var _ = Describe("reference client spawning its agent", func() {
 })
 
 var _ = Describe("stdio relay spawning its agent", func() {
-	scenarios.Catalogue(scenarios.Options{Subject: suite.Relay([]string{"sh", "-c", "exec " + suite.AgentPlaceholder}, wire.Options{})})
+	scenarios.Catalogue(scenarios.Options{Subject: suite.Relay([]string{"sh", "-c", "exec " + suite.AgentPlaceholder}, wire.Options{}), Response: relayResponse, Scenario: 2 * relayResponse})
 })
 
 // The contract audit: every rule covered, every cited ID known, no two
