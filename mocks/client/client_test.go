@@ -241,27 +241,13 @@ var _ = Describe("The mock client against a misbehaving agent", func() {
 	})
 
 	It("reads session/new's sessionId by its exact name", within, func(ctx SpecContext) {
-		go func() {
-			defer GinkgoRecover()
-			req, err := agentEnd.ReadFrame(ctx)
-			Expect(err).NotTo(HaveOccurred())
-			var m struct{ ID json.RawMessage }
-			Expect(json.Unmarshal(req, &m)).To(Succeed())
-			Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"SessionId":"s1"}}`+"\n"))).To(Succeed())
-		}()
+		answerNext(ctx, agentEnd, `{"SessionId":"s1"}`)
 		_, err := c.NewSession(ctx)
 		Expect(err).To(MatchError(ContainSubstring(`session/new: no sessionId in {"SessionId":"s1"}`)))
 	})
 
 	It("reads session/prompt's stopReason by its exact name", within, func(ctx SpecContext) {
-		go func() {
-			defer GinkgoRecover()
-			req, err := agentEnd.ReadFrame(ctx)
-			Expect(err).NotTo(HaveOccurred())
-			var m struct{ ID json.RawMessage }
-			Expect(json.Unmarshal(req, &m)).To(Succeed())
-			Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"StopReason":"end_turn"}}`+"\n"))).To(Succeed())
-		}()
+		answerNext(ctx, agentEnd, `{"StopReason":"end_turn"}`)
 		Expect(c.PromptIn(ctx, "s", "go").Wait(ctx)).To(BeEmpty(), `"StopReason" is no stopReason`)
 	})
 
@@ -385,4 +371,17 @@ func chunkNotification(text string) []byte {
 	}})
 	Expect(err).NotTo(HaveOccurred())
 	return frame
+}
+
+// answerNext answers, in the agent's place, the next request the client
+// sends with result, written as it is.
+func answerNext(ctx context.Context, agentEnd *wire.StreamConn, result string) {
+	go func() {
+		defer GinkgoRecover()
+		req, err := agentEnd.ReadFrame(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		var m struct{ ID json.RawMessage }
+		Expect(json.Unmarshal(req, &m)).To(Succeed())
+		Expect(agentEnd.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`+"\n"))).To(Succeed())
+	}()
 }
