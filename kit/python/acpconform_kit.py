@@ -500,16 +500,26 @@ class Connection:
                     return
                 yield data
 
+        def feed_all(lines):
+            for line in lines:
+                self.feed(line)
+
         def read():
             partial = []  # the pieces of a line not yet ended, joined once it ends
             try:
                 for data in chunks():
                     lines = data.split(b"\n")
                     partial.append(lines.pop(0))
+                    ended_lines = []
                     for line in lines:
-                        loop.call_soon_threadsafe(self.feed, b"".join(partial))
+                        ended_lines.append(b"".join(partial))
                         partial = [line]
-                    # partial now holds the unfinished last line (maybe b"")
+                    # partial now holds the unfinished last line (maybe b"").
+                    # The lines of one read are fed in one step of the loop:
+                    # a cancel read with its prompt is seen before the turn
+                    # the prompt starts has run, however busy the machine.
+                    if ended_lines:
+                        loop.call_soon_threadsafe(feed_all, ended_lines)
                 if any(partial):
                     loop.call_soon_threadsafe(self.feed, b"".join(partial))
             except (OSError, ValueError) as err:
