@@ -10,8 +10,9 @@ import (
 )
 
 // TestSharingKeepsTheVerdicts: against the reference agent over stdio,
-// every check has the same state whether the checks share processes or
-// each has its own (--isolate), and sharing starts far fewer processes.
+// every check passes and has the same state whether the checks share
+// processes or each has its own (--isolate), and sharing starts far fewer
+// processes.
 func TestSharingKeepsTheVerdicts(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
@@ -31,6 +32,9 @@ func TestSharingKeepsTheVerdicts(t *testing.T) {
 			t.Fatalf("acpconform agent %s: %v\n%s", mode, err, b)
 		}
 		doc := readJSON(t, out)
+		if tt := doc.Totals; tt.Passed < 100 || tt.Failed != 0 || !doc.Succeeded {
+			t.Errorf("%s: report totals %+v, succeeded %v", mode, tt, doc.Succeeded)
+		}
 		runs[i] = doc.Checks
 		log, _ := os.ReadFile(starts)
 		started[i] = len(log)
