@@ -41,7 +41,7 @@ var (
 	acpxCLI, acpxHost string // acpx 0.19.1's CLI, and the form host on its runtime
 	conductorHost     string // the stdio relay on @thinkwell/conductor 0.5.7
 	zedClient         string // the client adapter on @zed-industries/agent-client-protocol 0.4.5
-	python3, pyAgent  string // the Python standard library adapter
+	python3, pyAgent  string // the Python kit's example agent (kit/python/example/agent.py)
 )
 
 // npmFolders are the folders of node packages the tests run, each with a
@@ -80,7 +80,7 @@ func setUp() (int, error) {
 	if python3, err = exec.LookPath("python3"); err != nil {
 		return 1, fmt.Errorf("the interop tests need Python 3.9 or newer (python3 on the PATH): %v", err)
 	}
-	pyAgent, _ = filepath.Abs(filepath.Join("python", "agent.py"))
+	pyAgent = filepath.Join(pyKit, "example", "agent.py")
 	dir, err := os.MkdirTemp("", "acpconform-interop")
 	if err != nil {
 		return 1, err

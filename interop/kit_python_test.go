@@ -12,10 +12,11 @@ import (
 )
 
 // The Python kit (kit/python) is checked end to end by the Python agent
-// row and TestMockClientAgainstThePythonAgent: interop/python/agent.py is
-// the kit with the feature and 15 lines. The tests here add the kit's unit
-// tests, its example client against the client catalogue, and deliberately
-// broken copies of its example agent, which must fail naming the rule.
+// row and TestMockClientAgainstThePythonAgent, which run its example agent,
+// kit/python/example/agent.py: the kit with the feature (askchoice.py
+// beside it) and 15 lines. The tests here add the kit's unit tests, its
+// example client against the client catalogue, and deliberately broken
+// copies of its example agent, which must fail naming the rule.
 
 var pyKit, _ = filepath.Abs(filepath.Join("..", "kit", "python"))
 
@@ -136,8 +137,7 @@ func TestPythonKitBrokenVariants(t *testing.T) {
 	}
 }
 
-// copyFile copies a file, following a symbolic link (example/askchoice.py
-// is one), and makes the folders it needs.
+// copyFile copies a file and makes the folders it needs.
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	data, err := os.ReadFile(from)
