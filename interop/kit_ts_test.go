@@ -15,21 +15,25 @@ import (
 )
 
 // The TypeScript kit (kit/ts, npm package acpconform-kit). Its example
-// agent adapter is interop/ts/agent.mjs, which the interop matrix checks on
-// the whole catalogue; these tests check the rest: that the two are one
-// file, that interop/ts runs the kit as it is now, the kit's own unit tests,
-// adapters with a kit user's mistakes, and the example client.
+// agent adapter, kit/ts/example/agent.mjs (tsAgent), is what the interop
+// matrix's TypeScript agent row and TestMockClientAgainstTheTSAgent run, in
+// place: Node finds acpconform-kit there by the package's reference to
+// itself, and the SDK in kit/ts/node_modules. These tests check the rest:
+// that interop/ts, whose client and relay import the kit, runs the kit as it
+// is now, the kit's own unit tests, adapters with a kit user's mistakes,
+// and the example client.
 
 // kitTS is kit/ts, installed with npm ci from its lockfile once per run
-// where .ci/run has not already: the unit tests, the broken adapters and the
-// example client run there, on the kit's own copy of the SDK.
+// where .ci/run has not already: the example agent, the unit tests, the
+// broken adapters and the example client run on the kit's own copy of the
+// SDK.
 var kitTS struct {
 	once sync.Once
 	dir  string
 	err  error
 }
 
-func kitTSDir(t *testing.T) string {
+func kitTSDir(t testing.TB) string {
 	t.Helper()
 	kitTS.once.Do(func() {
 		kitTS.dir, kitTS.err = filepath.Abs(filepath.Join("..", "kit", "ts"))
@@ -51,36 +55,32 @@ func kitTSDir(t *testing.T) string {
 	return kitTS.dir
 }
 
-// TestTypeScriptKitIsWhatInteropRuns: interop/ts/agent.mjs is the kit's
-// example adapter, byte for byte, so the matrix's catalogue run checks the
-// example; and interop/ts/node_modules holds the kit as it is in kit/ts
-// (npm installs it as a copy, which an edit of kit/ts leaves behind).
+// tsAgent is the TypeScript agent adapter: the kit's example, in kit/ts,
+// installed.
+func tsAgent(t testing.TB) string {
+	return filepath.Join(kitTSDir(t), "example", "agent.mjs")
+}
+
+// TestTypeScriptKitIsWhatInteropRuns: interop/ts/node_modules holds the
+// kit as it is in kit/ts, the files that interop/ts's client and relay
+// import (npm installs it as a copy, which an edit of kit/ts leaves behind).
 func TestTypeScriptKitIsWhatInteropRuns(t *testing.T) {
 	kit, err := filepath.Abs(filepath.Join("..", "kit", "ts"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	same := func(a, b string) bool {
-		x, errA := os.ReadFile(a)
-		y, errB := os.ReadFile(b)
-		if errA != nil || errB != nil {
-			t.Errorf("reading: %v; %v", errA, errB)
-			return true
-		}
-		return bytes.Equal(x, y)
-	}
-	if !same(filepath.Join("ts", "agent.mjs"), filepath.Join(kit, "example", "agent.mjs")) {
-		t.Errorf("interop/ts/agent.mjs differs from kit/ts/example/agent.mjs: it must be the example adapter, unchanged")
-	}
 	files, err := filepath.Glob(filepath.Join(kit, "*.mjs"))
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no kit/ts/*.mjs: %v", err)
 	}
-	examples, _ := filepath.Glob(filepath.Join(kit, "example", "*.mjs"))
-	files = append(append(files, examples...), filepath.Join(kit, "package.json"))
-	for _, f := range files {
+	for _, f := range append(files, filepath.Join(kit, "package.json")) {
 		rel, _ := filepath.Rel(kit, f)
-		if !same(f, filepath.Join("ts", "node_modules", "acpconform-kit", rel)) {
+		x, errA := os.ReadFile(f)
+		y, errB := os.ReadFile(filepath.Join("ts", "node_modules", "acpconform-kit", rel))
+		switch {
+		case errA != nil || errB != nil:
+			t.Errorf("reading: %v; %v", errA, errB)
+		case !bytes.Equal(x, y):
 			t.Errorf("interop/ts/node_modules/acpconform-kit/%s is not kit/ts/%s: run npm ci in interop/ts to install the kit again", rel, rel)
 		}
 	}
