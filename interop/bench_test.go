@@ -32,7 +32,7 @@ func BenchmarkCatalogue(b *testing.B) {
 		{"in-process-every-role", append([]string{"run"}, quiet...)},
 		{"go-stdio", append(append([]string{"agent"}, quiet...), "--", referenceAgent)},
 		{"go-stdio-cli", append(append([]string{"agent"}, quiet...), "--", bin, "reference-agent")},
-		{"node-ts", append(append([]string{"agent"}, quiet...), "--", node, tsAgent)},
+		{"node-ts", append(append([]string{"agent"}, quiet...), "--", node, tsAgent(b))},
 		{"python-stdlib", append(append([]string{"agent"}, quiet...), "--", python3, pyAgent)},
 	}
 	for _, k := range kinds {
@@ -58,7 +58,8 @@ func BenchmarkTypeScriptCatalogueFloor(b *testing.B) {
 	quiet := []string{"--junit", "", "--json", "", "--summary", "", "--html", ""}
 	// How many processes the catalogue starts: a shim counts them once.
 	count := filepath.Join(b.TempDir(), "starts")
-	shim := []string{"sh", "-c", `echo >> "$0"; exec "$@"`, count, node, tsAgent}
+	agent := tsAgent(b)
+	shim := []string{"sh", "-c", `echo >> "$0"; exec "$@"`, count, node, agent}
 	if out, err := exec.Command(bin, append(append([]string{"agent"}, quiet...), append([]string{"--"}, shim...)...)...).CombinedOutput(); err != nil {
 		b.Fatalf("acpconform agent (counting starts): %v\n%s", err, out)
 	}
@@ -70,12 +71,12 @@ func BenchmarkTypeScriptCatalogueFloor(b *testing.B) {
 	var floor, catalogue time.Duration
 	for b.Loop() {
 		began := time.Now()
-		if err := bareStarts(starts, runtime.GOMAXPROCS(0), node, tsAgent); err != nil {
+		if err := bareStarts(starts, runtime.GOMAXPROCS(0), node, agent); err != nil {
 			b.Fatal(err)
 		}
 		floor += time.Since(began)
 		began = time.Now()
-		if out, err := exec.Command(bin, append(append([]string{"agent"}, quiet...), "--", node, tsAgent)...).CombinedOutput(); err != nil {
+		if out, err := exec.Command(bin, append(append([]string{"agent"}, quiet...), "--", node, agent)...).CombinedOutput(); err != nil {
 			b.Fatalf("acpconform agent: %v\n%s", err, out)
 		}
 		catalogue += time.Since(began)

@@ -36,12 +36,12 @@ var (
 	bin               string // acpconform, built for the tests
 	referenceAgent    string // acpconform-reference-agent, built beside it
 	node              string
-	tsAgent, tsClient string
+	tsClient          string // the client adapter on the TypeScript SDK
 	tsRelay           string // decodes and re-encodes every message through the SDK
 	acpxCLI, acpxHost string // acpx 0.19.1's CLI, and the form host on its runtime
 	conductorHost     string // the stdio relay on @thinkwell/conductor 0.5.7
 	zedClient         string // the client adapter on @zed-industries/agent-client-protocol 0.4.5
-	python3, pyAgent  string // the Python standard library adapter
+	python3, pyAgent  string // the Python kit's example agent (kit/python/example/agent.py)
 )
 
 // npmFolders are the folders of node packages the tests run, each with a
@@ -80,7 +80,7 @@ func setUp() (int, error) {
 	if python3, err = exec.LookPath("python3"); err != nil {
 		return 1, fmt.Errorf("the interop tests need Python 3.9 or newer (python3 on the PATH): %v", err)
 	}
-	pyAgent, _ = filepath.Abs(filepath.Join("python", "agent.py"))
+	pyAgent = filepath.Join(pyKit, "example", "agent.py")
 	dir, err := os.MkdirTemp("", "acpconform-interop")
 	if err != nil {
 		return 1, err
@@ -93,8 +93,7 @@ func setUp() (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	tsAgent, tsClient = filepath.Join(here, "ts", "agent.mjs"), filepath.Join(here, "ts", "client.mjs")
-	tsRelay = filepath.Join(here, "ts", "relay.mjs")
+	tsClient, tsRelay = filepath.Join(here, "ts", "client.mjs"), filepath.Join(here, "ts", "relay.mjs")
 	acpxCLI, acpxHost = filepath.Join(here, "acpx", "node_modules", ".bin", "acpx"), filepath.Join(here, "acpx", "host.mjs")
 	conductorHost = filepath.Join(here, "conductor", "host.mjs")
 	zedClient = filepath.Join(here, "zed", "client.mjs")
@@ -134,8 +133,8 @@ func deploy() probe.Request {
 		}}
 }
 
-// TestMockClientAgainstTheTSAgent drives the TypeScript agent adapter with
-// the Go mock client.
+// TestMockClientAgainstTheTSAgent drives the TypeScript agent adapter, the
+// TypeScript kit's example (tsAgent), with the Go mock client.
 func TestMockClientAgainstTheTSAgent(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -152,7 +151,7 @@ func TestMockClientAgainstTheTSAgent(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := ctxFor(t)
-			conn, p := start(t, node, tsAgent)
+			conn, p := start(t, node, tsAgent(t))
 			mc := client.New(tc.cfg)
 			if tc.answer != nil {
 				mc.Append(script.Elicitation{Expect: &script.Expect{Tokens: []string{"choice_0", "choice_1"}, Default: ptr("choice_1")}, Answer: *tc.answer})
@@ -182,8 +181,8 @@ func TestMockClientAgainstTheTSAgent(t *testing.T) {
 	}
 }
 
-// TestMockClientAgainstThePythonAgent drives the Python agent adapter with
-// the Go mock client as the harness does when it shares a connection:
+// TestMockClientAgainstThePythonAgent drives the Python agent adapter, the
+// Python kit's example (pyAgent), with the Go mock client as the harness does when it shares a connection:
 // several sessions one after another on one process, each answered as its
 // own, and then the end of stdin, on which the process exits.
 func TestMockClientAgainstThePythonAgent(t *testing.T) {
@@ -411,14 +410,14 @@ type subject struct {
 	ownHome bool
 }
 
-func subjects(wsURL string) []subject {
+func subjects(t testing.TB, wsURL string) []subject {
 	return []subject{
 		{implementation: "Go reference (acpconform-reference-agent)", role: "agent", transport: "stdio", args: []string{"agent", "--", referenceAgent}},
 		{implementation: "Go reference (acpconform)", role: "agent", transport: "WebSocket", args: []string{"agent", "--url", wsURL}},
 		{implementation: "Go reference (acpconform)", role: "client", transport: "stdio", args: []string{"client", "--", bin, "reference-client"}},
 		{implementation: "Go reference (acpconform)", role: "client", transport: "WebSocket", args: []string{"client", "--", bin, "reference-client", "--websocket", "{url}"}},
 		{implementation: "Go mirror (acpconform), --unstable-protocol", role: "relay", transport: "WebSocket to stdio", args: []string{"relay", "--", bin, "mirror", "{url}", "--unstable-protocol"}},
-		tsAgentRow(),
+		tsAgentRow(t),
 		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "stdio", args: []string{"client", "--", node, tsClient}},
 		{implementation: "TypeScript SDK 2.4.0 adapter", role: "client", transport: "WebSocket",
 			args: []string{"client", "--baseline", "ts/baseline-client-websocket.yaml", "--", node, tsClient, "--websocket", "{url}"},
@@ -454,9 +453,9 @@ func subjects(wsURL string) []subject {
 }
 
 // tsAgentRow and pythonAgentRow are the rows of the agent adapters that
-// run on other runtimes than Go's: Node and Python.
-func tsAgentRow() subject {
-	return subject{implementation: "TypeScript SDK 2.4.0 adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", node, tsAgent}}
+// run on other runtimes than Go's, Node and Python: the kits' examples.
+func tsAgentRow(t testing.TB) subject {
+	return subject{implementation: "TypeScript SDK 2.4.0 adapter", role: "agent", transport: "stdio", args: []string{"agent", "--", node, tsAgent(t)}}
 }
 
 func pythonAgentRow() subject {
@@ -487,7 +486,7 @@ func TestInteropMatrix(t *testing.T) {
 	table.WriteString("| implementation | role | transport | passed | failed (MUST, known) | skipped | verdict (exit) | note |\n|---|---|---|---:|---:|---:|---|---|\n")
 	// The rows run side by side, a few at a time: most of a row's time is
 	// its subject's, waiting (acpx answers a turn a second late).
-	all := subjects(srv.URL)
+	all := subjects(t, srv.URL)
 	rows := make([]string, len(all))
 	// The slowest first: the third-party rows, last in the table.
 	slots := make(chan struct{}, 3)

@@ -1,6 +1,8 @@
 package interop_test
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -44,5 +46,38 @@ func expectBroken(t *testing.T, name string, r *reports.JSON, code int, broken [
 	}
 	if code != want {
 		t.Errorf("%s: exit %d, want %d: 1 exactly when a MUST check failed", name, code, want)
+	}
+}
+
+// replaceOnce breaks the copy of an example at path: from, which must be in
+// it exactly once, is replaced by to. Anything else fails the test at once,
+// naming the file: the example has changed, and the variant no longer breaks
+// what it says.
+func replaceOnce(t *testing.T, path, from, to string) {
+	t.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(text), from); n != 1 {
+		t.Fatalf("the example's %s has %q %d times, want once: the variant no longer breaks what it says", filepath.Base(path), from, n)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(text), from, to, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copyFile copies a file and makes the folders it needs.
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

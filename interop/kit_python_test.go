@@ -1,21 +1,20 @@
 package interop_test
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/acpconform/acpconform/reports"
 )
 
 // The Python kit (kit/python) is checked end to end by the Python agent
-// row and TestMockClientAgainstThePythonAgent: interop/python/agent.py is
-// the kit with the feature and 15 lines. The tests here add the kit's unit
-// tests, its example client against the client catalogue, and deliberately
-// broken copies of its example agent, which must fail naming the rule.
+// row and TestMockClientAgainstThePythonAgent, which run its example agent,
+// kit/python/example/agent.py: the kit with the feature (askchoice.py
+// beside it) and 15 lines. The tests here add the kit's unit tests, its
+// example client against the client catalogue, and deliberately broken
+// copies of its example agent, which must fail naming the rule.
 
 var pyKit, _ = filepath.Abs(filepath.Join("..", "kit", "python"))
 
@@ -112,17 +111,7 @@ func TestPythonKitBrokenVariants(t *testing.T) {
 			for _, f := range []string{"agent.py", "askchoice.py"} {
 				copyFile(t, filepath.Join(pyKit, "example", f), filepath.Join(dir, "example", f))
 			}
-			path := filepath.Join(dir, "example", tc.file)
-			text, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := strings.Count(string(text), tc.old); n != 1 {
-				t.Fatalf("example/%s has %q %d times, want once: the variant no longer breaks what it says", tc.file, tc.old, n)
-			}
-			if err := os.WriteFile(path, []byte(strings.Replace(string(text), tc.old, tc.new, 1)), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			replaceOnce(t, filepath.Join(dir, "example", tc.file), tc.old, tc.new)
 			args := []string{"agent"}
 			for _, id := range append(slices.Clone(tc.broken), tc.untouched) {
 				args = append(args, "--check", id)
@@ -133,21 +122,5 @@ func TestPythonKitBrokenVariants(t *testing.T) {
 			}
 			expectBroken(t, tc.name, r, code, tc.broken, tc.untouched)
 		})
-	}
-}
-
-// copyFile copies a file, following a symbolic link (example/askchoice.py
-// is one), and makes the folders it needs.
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	data, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -26,7 +26,7 @@ func TestCatalogueUnderLoad(t *testing.T) {
 	t.Parallel()
 	loops := busyLoops(t, runtime.NumCPU())
 	var wg sync.WaitGroup
-	for _, s := range []subject{tsAgentRow(), pythonAgentRow()} {
+	for _, s := range []subject{tsAgentRow(t), pythonAgentRow()} {
 		wg.Go(func() {
 			name := fmt.Sprintf("%s as %s over %s, beside %d busy loops", s.implementation, s.role, s.transport, len(loops))
 			if r, _ := runRow(t, name, s, "--check", timeBound); r != nil && r.Verdict != reports.Conformant {

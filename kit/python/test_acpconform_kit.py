@@ -1,9 +1,10 @@
 """Tests of acpconform_kit: python3 -m unittest discover -s kit/python
 
-The catalogue checks the kit end to end through interop/python/agent.py
-(go test ./interop); these tests pin what a check cannot see one at a time:
-probe equality, exact numbers, the client kit's instructions, and the turn's
-cancellation and warnings on an in-memory connection.
+The catalogue checks the kit end to end through example/agent.py and its
+feature, example/askchoice.py (go test ./interop); these tests pin what a
+check cannot see one at a time: probe equality, exact numbers, the client
+kit's instructions, and the turn's cancellation and warnings on an in-memory
+connection.
 """
 
 import ast
