@@ -17,4 +17,10 @@
 //  7. internal: the small helpers.
 //
 // A non-test file imports only packages of its own layer or a lower one.
+//
+// And it keeps the suite's cost in view: budget.txt holds what each
+// package's tests may cost, in subject processes, catalogue runs and
+// checks, counted by internal/testcost and judged by each package's
+// TestMain (internal/testcost/budget); TestEveryPackageThatStartsProcessesHasABudget
+// wants every package that can start processes to have both.
 package ci

@@ -19,6 +19,7 @@ import (
 
 	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/kit/probeagent"
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/client"
@@ -65,7 +66,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	defer os.RemoveAll(filepath.Dir(bin))
-	code = m.Run()
+	code = budget.Main(m)
 	os.RemoveAll(filepath.Dir(bin))
 	os.Exit(code)
 }

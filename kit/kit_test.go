@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/reports"
 )
 
@@ -53,7 +54,7 @@ func built(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := budget.Main(m)
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/acpconform/acpconform/internal/killmatrix"
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/internal/waitbound"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/suite"
@@ -42,7 +43,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(relayMutantEnv) == "" {
 		waitbound.Parallel(2)
 	}
-	code := m.Run()
+	code := budget.Main(m)
 	for _, dir := range []string{relayChildDir, togetherDir} {
 		if dir != "" {
 			os.RemoveAll(dir)

@@ -11,6 +11,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/acpconform/acpconform/internal/testcost"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
@@ -90,7 +91,11 @@ func Catalogue(o Options) *Checks {
 	// One ordered container: the checks run in the catalogue's order, a
 	// failure does not stop the rest, and AfterAll closes what they shared.
 	Describe("", Ordered, ContinueOnFailure, func() {
+		BeforeAll(func() { testcost.Note(testcost.Run) })
 		BeforeEach(func() {
+			if CurrentSpecReport().NumAttempts <= 1 {
+				testcost.Note(testcost.Check)
+			}
 			var ids []string
 			for _, l := range CurrentSpecReport().Labels() {
 				if id, ok := strings.CutPrefix(l, "rule:"); ok {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/acpconform/acpconform/internal/bridge"
+	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/mocks/wire"
 	"github.com/acpconform/acpconform/suite"
 )
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(budget.Main(m))
 }
 
 func testContext(t *testing.T, d time.Duration) context.Context {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 	out, err := exec.Command("go", "build", "-trimpath", "-o", bin, ".").CombinedOutput()
 	code := 1
 	if err == nil {
-		code = m.Run()
+		code = budget.Main(m)
 	} else {
 		os.Stderr.Write(out)
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/internal/waitbound"
 	"github.com/acpconform/acpconform/mutants"
 	"github.com/acpconform/acpconform/reports"
@@ -71,7 +72,7 @@ func TestMain(m *testing.M) {
 	// Most of these tests wait for a subject to time out, exit or be
 	// stopped; only a few compute.
 	waitbound.Parallel(3)
-	code := m.Run()
+	code := budget.Main(m)
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/internal/testcost/budget"
 )
 
 func TestMain(m *testing.M) {
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	os.Exit(m.Run())
+	os.Exit(budget.Main(m))
 }
 
 // start starts argv and kills it, if a test has not stopped it, at the

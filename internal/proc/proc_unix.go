@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acpconform/acpconform/internal/testcost"
 )
 
 // Start starts argv in its own process group with pipes on its stdio and
@@ -70,6 +72,7 @@ func Start(argv []string) (*Process, error) {
 		close(p.stderrDone)
 	}()
 	p.noteStart()
+	testcost.Note(testcost.Process)
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
