@@ -406,9 +406,16 @@ func run(t *testing.T, root string, m Mutant) (failed []reports.Check, bin binar
 		}
 		subject = append(subject, "--label-filter", filter)
 	}
-	// The run again with --isolate, side by side: both mostly wait.
+	// The mutants run over stdio, those built to keep something between
+	// the sessions of one process, run again with --isolate, side by side
+	// (both mostly wait): sharing must not change their verdicts. That it
+	// does not is also shown for the reference (TestSharingKeepsTheVerdicts,
+	// in cmd/acpconform) and each variant (TestVariantsAreConformant). The
+	// in-process mutants run shared only: a second run of every check for
+	// each of them was half the checks the mutants' test executed.
 	isolated := make(chan isolatedRun, 1)
-	if m.Role() == suite.AgentRole {
+	_, isolate := overStdio[m.Name]
+	if isolate {
 		go func() { isolated <- runIsolated(ctx, bin, dir, command, subject) }()
 	}
 	jsonPath, junitPath := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
@@ -444,7 +451,7 @@ func run(t *testing.T, root string, m Mutant) (failed []reports.Check, bin binar
 		}
 	}
 	sameInJUnit(t, junitPath, doc)
-	if m.Role() == suite.AgentRole {
+	if isolate {
 		r := <-isolated
 		if r.err != nil {
 			t.Fatal(r.err)
