@@ -21,13 +21,40 @@ import (
 // BecomeSubreaper makes this process the parent of its orphaned
 // descendants (prctl PR_SET_CHILD_SUBREAPER), where they would otherwise
 // go to init, so that Stop can kill and reap what a subject left behind.
-// Call it once, early in main. On platforms other than Linux it does
-// nothing.
+// Call it once, early in main. It notes the children this program has
+// then (inherited), which are never its to end. On platforms other than
+// Linux it does nothing.
 func BecomeSubreaper() error {
+	self := os.Getpid()
+	family := lineage(processes(), func(s procStat) bool { return s.ppid == self })
+	inherited.Lock()
+	for _, s := range family {
+		inherited.members = append(inherited.members, member{s.pid, s.start})
+	}
+	inherited.Unlock()
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("proc: become a child subreaper: %w", err)
 	}
 	return nil
+}
+
+// inherited holds the processes that were this program's children when it
+// became a subreaper, and their descendants then: a shell that execs
+// acpconform hands it its background jobs (`helper & exec acpconform ...`)
+// and the readers of its redirections (`exec > >(tee log)`). They are the
+// caller's, never ended: EndOrphans passes them by. (What such a process
+// starts later and orphans comes to us unmarked, like a subject's daemon,
+// and is ended with the subjects' orphans.)
+var inherited struct {
+	sync.Mutex
+	members []member
+}
+
+// wasInherited reports whether s is a process inherited holds.
+func wasInherited(s procStat) bool {
+	inherited.Lock()
+	defer inherited.Unlock()
+	return slices.Contains(inherited.members, member{s.pid, s.start})
 }
 
 // noteStart notes when the process started, so that finding its family
@@ -106,7 +133,8 @@ func (p *Process) endDescendants(ctx context.Context) {
 // a marker, and once its parent has exited no parent link leads to it
 // from a subject: only its new parent, this program, still knows it. Call
 // it at the end, after StopAll, and only in a program whose every child
-// comes from Start (the CLI, not a test binary).
+// comes from Start (the CLI, not a test binary). The children it had when
+// it became a subreaper are not its to end (inherited).
 func EndOrphans(ctx context.Context) {
 	self := os.Getpid()
 	ours := map[int]bool{}
@@ -115,7 +143,7 @@ func EndOrphans(ctx context.Context) {
 	}
 	end(ctx, func() []procStat {
 		return lineage(processes(), func(s procStat) bool {
-			return s.ppid == self && !ours[s.pid] && !isWatchdog(s.pid)
+			return s.ppid == self && !ours[s.pid] && !isWatchdog(s.pid) && !wasInherited(s)
 		})
 	})
 }
