@@ -279,10 +279,15 @@ func (s starter) render(name string, refs initVars) (map[string][]byte, error) {
 }
 
 // writeStarter writes files into dir, creating it, unless one of them
-// exists: then it writes nothing and says which.
+// exists or a folder on the way to one is a symbolic link: then it writes
+// nothing and says which. A link inside the folder (.github pointing
+// elsewhere, say) would have a file written where nobody asked for one.
 func writeStarter(dir string, files map[string][]byte) error {
 	var there []string
 	for name := range files {
+		if link := linkOnTheWay(dir, name); link != "" {
+			return fmt.Errorf("%s is a symbolic link: init writes nothing through one; run it in an empty folder", filepath.Join(dir, link))
+		}
 		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
 			there = append(there, name)
 		} else if !errors.Is(err, fs.ErrNotExist) {
@@ -296,20 +301,54 @@ func writeStarter(dir string, files map[string][]byte) error {
 		}
 		return fmt.Errorf("%s already has %s: init writes nothing over your files; run it in an empty folder", dir, strings.Join(there, ", "))
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	// Within dir through os.Root: a link made after the check above still
+	// cannot take a file out of the folder.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if err := root.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return err
 		}
 		mode := os.FileMode(0o644)
 		if bytes.HasPrefix(files[name], []byte("#!")) {
 			mode = 0o755
 		}
-		if err := os.WriteFile(path, files[name], mode); err != nil {
+		f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode) // O_EXCL: never through a link either
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(files[name])
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// linkOnTheWay returns the first of name's folders, or name itself, under
+// dir that is a symbolic link, as a path under dir; "" when none is.
+func linkOnTheWay(dir, name string) string {
+	parts := strings.Split(filepath.ToSlash(name), "/")
+	for i := range parts {
+		rel := filepath.Join(parts[:i+1]...)
+		info, err := os.Lstat(filepath.Join(dir, rel))
+		if err != nil {
+			return "" // what does not exist yet is made a folder or a file, no link
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return rel
+		}
+	}
+	return ""
 }
 
 // buildRefs says which acpconform the starter's CI installs: this binary's

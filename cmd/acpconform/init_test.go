@@ -86,6 +86,26 @@ func TestInitWritesEachStarter(t *testing.T) {
 	}
 }
 
+// TestInitWritesNothingThroughASymlink: a folder in the target that is a
+// symbolic link (.github pointing elsewhere) stops init before it writes
+// anything, here or there, saying which.
+func TestInitWritesNothingThroughASymlink(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(dir, ".github")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	code, _, stderr := runInit(t, "init", "agent", "--lang", "go", dir)
+	if code != exitUsage || !strings.Contains(stderr, filepath.Join(dir, ".github")+" is a symbolic link") {
+		t.Errorf("init into a folder whose .github is a link: exit %d, %s", code, stderr)
+	}
+	for _, d := range []string{dir, elsewhere} {
+		entries, _ := os.ReadDir(d)
+		if d == dir && len(entries) != 1 || d == elsewhere && len(entries) != 0 {
+			t.Errorf("init wrote into %s: %d entries", d, len(entries))
+		}
+	}
+}
+
 // TestInitTypeScriptStarterRuns is the promise: init in an empty
 // folder, then the two commands it prints, run the catalogue against the
 // starter, which fails saying the feature is not written. The second
