@@ -109,7 +109,7 @@ func TestTheVerdictSaysWhatItCovers(t *testing.T) {
 	}
 
 	var out strings.Builder
-	reports.Terminal{Out: &out, Command: "agent", AreasSaid: true}.Summary(run, nil, "")
+	reports.Terminal{Out: &out, Command: "agent", AreasSaid: true, Width: reports.TerminalColumns}.Summary(run, nil, "")
 	for _, line := range []string{
 		"  not offered: ELI-1, ELI-2",
 		"  deselected: TOK-2",
@@ -208,7 +208,7 @@ func TestTheTerminalHoldsManyRulesNotReached(t *testing.T) {
 	run.Rules = rules
 	reports.Decide(&run, nil, "", false)
 	var out strings.Builder
-	reports.Terminal{Out: &out, Command: "agent", AreasSaid: true}.Summary(run, nil, "")
+	reports.Terminal{Out: &out, Command: "agent", AreasSaid: true, Width: reports.TerminalColumns}.Summary(run, nil, "")
 	var listed []string
 	for _, l := range strings.Split(out.String(), "\n") {
 		if strings.HasPrefix(l, "  deselected:") || strings.HasPrefix(l, "    TOK-") {

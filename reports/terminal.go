@@ -3,6 +3,8 @@ package reports
 import (
 	"fmt"
 	"io"
+	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -11,14 +13,18 @@ import (
 )
 
 // Bounds of what the terminal shows of one cause of failures (see
-// [Cause]): one mistake, one screen. A reason's long lines wrap, a
-// transcript's and stderr's are cut with " …"; what does not fit is in the
-// reports, which the summary names. The commands to paste ("run it
-// again: ...") are never cut, since a cut command runs something else:
-// they may be wider.
+// [Cause]): one mistake, one screen. On a terminal, a reason's long lines
+// wrap at its width, a transcript's and stderr's are cut with " …". Off a
+// terminal (a CI log, a pipe) nothing is wrapped, so that a frame, a
+// reason or a command copied from the log is whole and grep finds it: a
+// frame of the transcript (-v) is shown up to FrameColumns, the probe
+// request always whole. What does not fit is in the reports, which the
+// summary names. The commands to paste ("run it again: ...") are never
+// cut, since a cut command runs something else.
 const (
-	TerminalLines   = 40  // lines of one cause, its heading and commands included
-	TerminalColumns = 100 // columns of each line (characters, once escaped)
+	TerminalLines   = 40   // lines of one cause, its heading and commands included
+	TerminalColumns = 100  // a terminal's width when it does not say, and the progress lines'
+	FrameColumns    = 4000 // of a frame of a transcript, or a line of stderr, off a terminal
 )
 
 // Sections of a cause, each held to its share of TerminalLines.
@@ -57,6 +63,9 @@ type Terminal struct {
 	// AreasSaid says the progress printed each area's line as it ended:
 	// the summary does not print them again.
 	AreasSaid bool
+	// Width is the terminal's columns, which long lines wrap at; 0 when
+	// Out is no terminal, and nothing is wrapped.
+	Width int
 	// Baseline is the run's --baseline; nil for none.
 	Baseline *Baseline
 }
@@ -74,7 +83,7 @@ func (t Terminal) Summary(run Run, written []string, baselineWritten string) {
 			fmt.Fprintf(&b, "  %-4s %3d passed %3d failed %3d skipped\n", elide.EscapeLine(a.Name), a.Totals.Passed, a.Totals.Failed, a.Totals.Skipped)
 		}
 	}
-	for _, l := range skipLines(run.Checks) {
+	for _, l := range skipLines(run.Checks, t.Width) {
 		b.WriteString(l + "\n")
 	}
 	for _, cause := range Causes(run.Checks) {
@@ -103,7 +112,7 @@ func (t Terminal) Summary(run Run, written []string, baselineWritten string) {
 	if t.Baseline != nil && news > 1 {
 		fmt.Fprintf(&b, "  %d new failures of MUST checks: above, by cause\n", news)
 	}
-	for _, l := range unreachedLines(run.Unreached()) {
+	for _, l := range unreachedLines(run.Unreached(), t.Width) {
 		b.WriteString(l + "\n")
 	}
 	fmt.Fprintf(&b, "acpconform: %s: %s\n", elide.EscapeLine(run.Headline()), elide.EscapeLine(run.Reason))
@@ -131,14 +140,14 @@ func (t Terminal) say(s string) {
 	_, _ = io.WriteString(elide.NewWriter(t.Err), "acpconform "+t.Command+": "+text+"\n")
 }
 
-// hanging is a line (escaped already) wrapped to the terminal's width,
-// the lines after the first indented by prefix.
-func hanging(line, prefix string) []string {
-	lines := wrap([]string{line}, TerminalColumns)
+// hanging is a line (escaped already) wrapped to cols, the lines after
+// the first indented by prefix.
+func hanging(line, prefix string, cols int) []string {
+	lines := wrap([]string{line}, cols)
 	if len(lines) == 1 {
 		return lines
 	}
-	rest := wrap([]string{strings.Join(lines[1:], " ")}, TerminalColumns-len(prefix))
+	rest := wrap([]string{strings.Join(lines[1:], " ")}, cols-len(prefix))
 	return append(lines[:1], indent(rest, prefix)...)
 }
 
@@ -156,7 +165,7 @@ func diagnosis(run Run) string {
 // first: a skipped check never counts as passed, so the reader is told
 // what was not checked. Deselected checks are the user's own choice, and
 // not listed.
-func skipLines(checks []Check) []string {
+func skipLines(checks []Check, cols int) []string {
 	var reasons []string
 	skipped := map[string][]string{}
 	n := 0
@@ -185,12 +194,12 @@ func skipLines(checks []Check) []string {
 			break
 		}
 		ids := skipped[r]
-		why := wrap([]string{elide.EscapeLine(elide.Head(r, maxCommandBytes))}, TerminalColumns-2)
+		why := wrap([]string{elide.EscapeLine(elide.Head(r, maxCommandBytes))}, cols-2)
 		if len(why) > skipReasonLines {
-			why = append(why[:skipReasonLines-1], cut(strings.Join(why[skipReasonLines-1:], " "), TerminalColumns-2))
+			why = append(why[:skipReasonLines-1], cut(strings.Join(why[skipReasonLines-1:], " "), cols-2))
 		}
 		lines = append(lines, indent(why, "  ")...)
-		lines = append(lines, cut("    "+skippedIDs(ids), TerminalColumns))
+		lines = append(lines, cut("    "+skippedIDs(ids), cols))
 	}
 	return lines
 }
@@ -199,22 +208,22 @@ func skipLines(checks []Check) []string {
 // [Run.Unreached]), their IDs after each reason in at most
 // unreachedIDLines: right above the verdict, so that a narrow run does not
 // read as a wide one.
-func unreachedLines(us []Unreached) []string {
+func unreachedLines(us []Unreached, cols int) []string {
 	if len(us) == 0 {
 		return nil
 	}
-	lines := hanging(elide.EscapeLine(unreachedHeading(len(us)))+":", "  ")
+	lines := hanging(elide.EscapeLine(unreachedHeading(len(us)))+":", "  ", cols)
 	whys, ids := unreachedGroups(us)
 	for _, why := range whys {
-		lines = append(lines, idLines("  "+elide.EscapeLine(why)+":", ids[why], unreachedIDLines)...)
+		lines = append(lines, idLines("  "+elide.EscapeLine(why)+":", ids[why], unreachedIDLines, cols)...)
 	}
 	return lines
 }
 
 // idLines is head and then ids, escaped and separated by commas, wrapped
-// to the terminal's width in at most most lines, the last saying how many
-// it leaves out.
-func idLines(head string, ids []string, most int) []string {
+// to cols in at most most lines, the last saying how many it leaves out;
+// with cols 0, one line of them all.
+func idLines(head string, ids []string, most, cols int) []string {
 	const indent, more = "    ", " and %d more: report.json lists each"
 	var lines []string
 	line := head
@@ -223,7 +232,10 @@ func idLines(head string, ids []string, most int) []string {
 		if i < len(ids)-1 {
 			word += ","
 		}
-		room := TerminalColumns
+		room := cols
+		if cols <= 0 {
+			room = math.MaxInt
+		}
 		if len(lines) == most-1 && i < len(ids)-1 {
 			room -= len(fmt.Sprintf(more, len(ids))) // to say how many are left
 		}
@@ -263,16 +275,17 @@ func (t Terminal) cause(cause Cause, startUp bool) []string {
 	if ch.Known != "" {
 		word = "KNOWN" // the next line says "known failure: REASON"
 	}
-	head := hanging(word+" "+elide.EscapeLine(elide.Head(ch.Heading(""), maxCommandBytes)), "    ") // under the word, apart from the reason
+	cols := t.Width
+	head := hanging(word+" "+elide.EscapeLine(elide.Head(ch.Heading(""), maxCommandBytes)), "    ", cols) // under the word, apart from the reason
 	if len(head) > headingLines {
 		rest := head[headingLines-1]
 		for _, l := range head[headingLines:] {
 			rest += " " + strings.TrimSpace(l)
 		}
-		head = append(head[:headingLines-1], cut(rest, TerminalColumns))
+		head = append(head[:headingLines-1], cut(rest, cols))
 	}
 	if ch.Known != "" {
-		head = append(head, cut("  known failure: "+elide.EscapeLine(ch.Known), TerminalColumns))
+		head = append(head, cut("  known failure: "+elide.EscapeLine(ch.Known), cols))
 	}
 	tail := t.nextSteps(cause)
 	room := TerminalLines - len(head) - len(tail)
@@ -287,25 +300,25 @@ func (t Terminal) cause(cause Cause, startUp bool) []string {
 		}
 		body = append(body, lines...)
 	}
-	add(indent(wrap(plainLines(strings.TrimSpace(elide.Head(ch.Failure, MaxFailure))), TerminalColumns-2), "  "), reasonLines)
+	add(indent(wrap(plainLines(strings.TrimSpace(elide.Head(ch.Failure, MaxFailure))), cols-2), "  "), reasonLines)
 	if note := cause.Note(); note != "" {
-		add(indent(wrap([]string{elide.EscapeLine(elide.Head(note, maxCommandBytes))}, TerminalColumns-2), "  "), 3)
+		add(indent(wrap([]string{elide.EscapeLine(elide.Head(note, maxCommandBytes))}, cols-2), "  "), 3)
 	}
 	if msgs := cause.Messages(); msgs != nil {
 		lines := []string{"  its checks quote the subject saying different things, each maybe a fix of its own:"}
 		for _, m := range msgs {
-			lines = append(lines, cut("  - "+elide.EscapeLine(m), TerminalColumns))
+			lines = append(lines, cut("  - "+elide.EscapeLine(m), cols))
 		}
 		add(lines, 1+messageLines)
 	}
 	if ch.Process != "" {
-		add([]string{cut("  the subject's process "+elide.EscapeLine(ch.Process), TerminalColumns)}, 1)
+		add([]string{cut("  the subject's process "+elide.EscapeLine(elide.Head(ch.Process, maxCommandBytes)), cols)}, 1)
 	}
 	if ch.Rerun != "" && one {
-		add(indent(wrap([]string{"run again: " + elide.EscapeLine(elide.Head(ch.Rerun, maxCommandBytes))}, TerminalColumns-2), "  "), 3)
+		add(indent(wrap([]string{"run again: " + elide.EscapeLine(elide.Head(ch.Rerun, maxCommandBytes))}, cols-2), "  "), 3)
 	}
 	if tail := endLines(ch.Diagnostics, stderrLines); tail != "" && (ch.Process != "" || t.Verbose) && !startUp {
-		add(append([]string{"  its stderr ends:"}, cutLines(tail, "    ")...), 1+stderrLines)
+		add(append([]string{"  its stderr ends:"}, cutLines(tail, "    ", cols)...), 1+stderrLines)
 	}
 	if t.Verbose && ch.Transcript != "" {
 		whose := "its transcript"
@@ -319,7 +332,7 @@ func (t Terminal) cause(cause Cause, startUp bool) []string {
 			if len(shown) == len(lines) {
 				heading = "  " + whose + ":"
 			}
-			add(append([]string{heading}, cutLines(strings.Join(shown, "\n"), "    ")...), left+1)
+			add(append([]string{heading}, frameLines(strings.Join(shown, "\n"), "    ", cols)...), left+1)
 		}
 	}
 	return append(append(head, body...), tail...)
@@ -352,7 +365,7 @@ func (t Terminal) nextSteps(cause Cause) []string {
 			entry[0] += ": " + elide.EscapeLine(elide.Head(o.Again, maxCommandBytes))
 		}
 		if o.Rerun != "" {
-			entry = append(entry, cut("      run again: "+elide.EscapeLine(o.Rerun), TerminalColumns))
+			entry = append(entry, cut("      run again: "+elide.EscapeLine(elide.Head(o.Rerun, maxCommandBytes)), t.Width))
 		}
 		if listed+len(entry) > listedChecks {
 			lines = append(lines, fmt.Sprintf("    and %d more: summary.md and report.json list each with its command", len(cause.Checks)-i))
@@ -368,9 +381,9 @@ func (t Terminal) nextSteps(cause Cause) []string {
 }
 
 // cut is a line of at most cols columns (runes, of text already escaped),
-// what is cut marked with " …".
+// what is cut marked with " …"; with cols 0, the line as it is.
 func cut(s string, cols int) string {
-	if utf8.RuneCountInString(s) <= cols {
+	if cols <= 0 || utf8.RuneCountInString(s) <= cols {
 		return s
 	}
 	runes := []rune(s)
@@ -387,19 +400,43 @@ func plainLines(s string) []string {
 	return lines
 }
 
-// cutLines is each line of s, escaped, indented and cut to the terminal's
-// width.
-func cutLines(s, indent string) []string {
+// cutLines is each line of s, escaped, indented and cut to cols, or off a
+// terminal (cols 0) to FrameColumns.
+func cutLines(s, indent string, cols int) []string {
+	if cols <= 0 {
+		cols = FrameColumns
+	}
 	lines := plainLines(s)
 	for i, l := range lines {
-		lines[i] = cut(indent+l, TerminalColumns)
+		lines[i] = cut(indent+l, cols)
 	}
 	return lines
 }
 
+// frameLines is cutLines for a transcript, whose lines are frames, but
+// that the probe request, what the check asked of the subject, is never
+// cut.
+func frameLines(s, indent string, cols int) []string {
+	lines := cutLines(s, indent, cols)
+	for i, l := range plainLines(s) {
+		if probeRequest.MatchString(l) {
+			lines[i] = indent + l
+		}
+	}
+	return lines
+}
+
+// probeRequest matches a transcript's line of the harness's session/prompt
+// to an agent: the probe request, or the prompt of a check without one.
+var probeRequest = regexp.MustCompile(`^\+[0-9.]+s -> \{"jsonrpc":"2\.0","id":[^,]*,"method":"session/prompt"`)
+
 // wrap is lines (escaped already), each longer one wrapped at a space to
-// at most cols columns, or cut in a word longer than that.
+// at most cols columns, or cut in a word longer than that; with cols 0
+// (or less), the lines as they are.
 func wrap(lines []string, cols int) []string {
+	if cols <= 0 {
+		return lines
+	}
 	var out []string
 	for _, line := range lines {
 		runes := []rune(strings.TrimRight(line, " "))

@@ -1,6 +1,7 @@
 package reports_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,7 +53,7 @@ func printed(t *testing.T, run reports.Run, baseline *reports.Baseline, verbose 
 		}
 	}
 	var out, errs strings.Builder
-	term := reports.Terminal{Out: &out, Err: &errs, Command: "agent", Areas: []string{"SCH", "TOK", "CAP", "FB", "RTE"}, Verbose: verbose, Baseline: baseline}
+	term := reports.Terminal{Out: &out, Err: &errs, Command: "agent", Areas: []string{"SCH", "TOK", "CAP", "FB", "RTE"}, Verbose: verbose, Baseline: baseline, Width: reports.TerminalColumns}
 	term.Summary(run, []string{"acpconform-reports/report.json"}, "")
 	return out.String(), errs.String()
 }
@@ -274,4 +275,47 @@ func loadBaseline(t *testing.T, yaml string) *reports.Baseline {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestTerminalOffATerminalWrapsNothing: off a terminal (Width 0, a CI
+// log), a failure's reason is printed line for line, so that a frame it
+// quotes, copied from the log, parses as JSON; with -v each frame of the
+// transcript is one line, cut only past FrameColumns, and the probe
+// request, what the check asked, is whole at any length.
+func TestTerminalOffATerminalWrapsNothing(t *testing.T) {
+	frame := `{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"Languages":"choice_1","note":"` + strings.Repeat("word ", 60) + `"}}}`
+	probe := `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"` + strings.Repeat("q", 2*reports.FrameColumns) + `"}]}}`
+	long := `{"jsonrpc":"2.0","method":"session/update","params":{"text":"` + strings.Repeat("u", 2*reports.FrameColumns) + `"}}`
+	check := reports.Check{
+		ID: "CLI-2/accept-the-second-option", Name: "CLI: the client answers " + strings.Repeat("with care ", 20),
+		Area: "CLI", Rules: []string{"CLI-2"}, Level: "MUST", Role: "client", State: reports.StateFailed,
+		Failure:    "the answer " + frame + " has no member \"action\"",
+		Transcript: "+0.1s -> " + probe + "\n+0.2s <- " + frame + "\n+0.3s <- " + long,
+	}
+	run := reports.Run{Subject: "client command ./c", Checks: []reports.Check{check}}
+	reports.Decide(&run, nil, "", false)
+	var out strings.Builder
+	reports.Terminal{Out: &out, Command: "client", Verbose: true}.Summary(run, nil, "")
+	lines := strings.Split(out.String(), "\n")
+	found := map[string]bool{}
+	for _, l := range lines {
+		if i := strings.Index(l, "the answer {"); i >= 0 {
+			quoted := strings.TrimSuffix(l[i+len("the answer "):], ` has no member "action"`)
+			found["reason"] = json.Valid([]byte(quoted))
+		}
+		if _, f, ok := strings.Cut(l, "+0.1s -> "); ok {
+			found["probe"] = f == probe
+		}
+		if _, f, ok := strings.Cut(l, "+0.2s <- "); ok {
+			found["frame"] = f == frame
+		}
+		if _, f, ok := strings.Cut(l, "+0.3s <- "); ok {
+			found["long"] = utf8.RuneCountInString(l) == reports.FrameColumns && strings.HasSuffix(f, " …")
+		}
+	}
+	for _, what := range []string{"reason", "probe", "frame", "long"} {
+		if !found[what] {
+			t.Errorf("off a terminal, the %s is not shown as it should be (whole on one line, or cut past FrameColumns):\n%.3000s", what, out.String())
+		}
+	}
 }

@@ -263,6 +263,7 @@ type checking struct {
 	f        *checkFlags
 	baseline *reports.Baseline
 	stdout   io.Writer // the summary's: stderr when a report has stdout
+	width    int       // of the terminal stdout is, 0 for none (see terminalWidth)
 	reports  io.Writer // stdout, for a report whose path is -
 	stderr   io.Writer
 	ctx      context.Context // the run's: signals and --timeout end it
@@ -313,6 +314,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	if f.toStdout() > 0 {
 		c.stdout = a.stderr // a report has stdout; the summary is for people
 	}
+	c.width = terminalWidth(c.stdout)
 	c.forPeople()
 	if f.baseline != "" {
 		if c.baseline, err = reports.LoadBaseline(f.baseline); err != nil {
@@ -585,7 +587,7 @@ func interruptedReason(ctx context.Context, run reports.Run) string {
 // baseline's judgement, and the files written.
 func (c *checking) print(run reports.Run, written []string, baselineWritten bool) {
 	t := reports.Terminal{Out: c.stdout, Err: c.stderr, Command: c.cmd, Areas: suite.Areas(),
-		Verbose: c.cfg.Verbose, AreasSaid: c.areasSaid, Baseline: c.baseline}
+		Verbose: c.cfg.Verbose, AreasSaid: c.areasSaid, Baseline: c.baseline, Width: c.width}
 	wrote := ""
 	if baselineWritten {
 		wrote = c.f.writeBaseline
