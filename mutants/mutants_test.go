@@ -385,7 +385,9 @@ func run(t *testing.T, root string, m Mutant) (failed []reports.Check, bin binar
 	// A Go binary starts in milliseconds: 10 s for a start (and for a
 	// client's exit after its turn, which stays-after-turn waits out) is
 	// ample however busy the machine, and a third of the default.
-	command, subject := "run", []string{"--response-timeout", "2s", "--scenario-timeout", "5s", "--startup-timeout", "10s"}
+	// --keep-going: the kill matrix is every check a mutant fails, also
+	// after one cause has failed several rules in a row.
+	command, subject := "run", []string{"--response-timeout", "2s", "--scenario-timeout", "5s", "--startup-timeout", "10s", "--keep-going"}
 	switch ids, stdio := overStdio[m.Name]; {
 	case stdio:
 		command = "agent"

@@ -44,6 +44,10 @@ type Options struct {
 	// choice. Zero means DefaultPromptly, the contract's; a slow machine
 	// may raise it, nothing may lower it.
 	Promptly time.Duration
+	// KeepGoing runs every check. Otherwise, once one cause has failed
+	// reports.RepeatRules rules in a row, the checks after are not run
+	// (see reports.Repeats): they would only repeat it.
+	KeepGoing bool
 }
 
 // DefaultPromptly is the contract's "promptly": within 2 seconds (RTE-7).
@@ -68,13 +72,16 @@ type env struct {
 	clientCaps json.RawMessage
 
 	offer offering // whether an agent offers create_elicitation (needOffered)
+
+	keepGoing bool
+	repeats   reports.Repeats // the failures in a row, unless keepGoing
 }
 
 // Catalogue declares every check of o.Subject's role against it. Call it
 // while Ginkgo builds its tree: at the top level, or in a container. The
 // checks it returns are listed once Ginkgo has built the tree (see Checks).
 func Catalogue(o Options) *Checks {
-	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, startup: o.Startup, freeUser: o.FreeUser, promptText: o.Prompt, promptly: o.Promptly, checks: &Checks{}}
+	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, startup: o.Startup, freeUser: o.FreeUser, promptText: o.Prompt, promptly: o.Promptly, keepGoing: o.KeepGoing, checks: &Checks{}}
 	if e.response <= 0 {
 		e.response = suite.DefaultResponse
 	}
@@ -93,6 +100,9 @@ func Catalogue(o Options) *Checks {
 	Describe("", Ordered, ContinueOnFailure, func() {
 		BeforeAll(func() { testcost.Note(testcost.Run) })
 		BeforeEach(func() {
+			if why := e.repeats.Stop(); why != "" && !e.keepGoing {
+				Skip(why)
+			}
 			if CurrentSpecReport().NumAttempts <= 1 {
 				testcost.Note(testcost.Check)
 			}
@@ -104,6 +114,7 @@ func Catalogue(o Options) *Checks {
 			}
 			AddReportEntry(reports.EntryRules, strings.Join(ids, ", "), ReportEntryVisibilityNever)
 		})
+		ReportAfterEach(e.repeats.Ended)
 		e.declareSharing()
 		switch o.Subject.Role() {
 		case suite.ClientRole:

@@ -57,13 +57,14 @@ type checkFlags struct {
 	promptly                time.Duration
 	maxFrame, maxHeld       byteSize
 	shard                   shardValue
-	verbose                 bool
+	verbose, keepGoing      bool
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
 	f.registerReports(fs)
 	f.registerSelection(fs, "run")
 	fs.Var(&f.shard, "shard", fmt.Sprintf("run shard I of N (1 <= I <= N <= %d): a balanced share of the selected checks, the same on every machine; acpconform merge combines the shards' report.json", reports.MaxShards))
+	fs.BoolVar(&f.keepGoing, "keep-going", false, fmt.Sprintf("run every check; by default, once one cause has failed %d rules in a row, the checks after it are not run (reported so, never passed): they would only repeat it. --baseline and --write-baseline run every check", reports.RepeatRules))
 	fs.DurationVar(&f.response, "response-timeout", suite.DefaultResponse, "bound on each wait for the subject")
 	fs.DurationVar(&f.scenario, "scenario-timeout", suite.DefaultScenario, "bound on each check in all")
 	fs.DurationVar(&f.startup, "startup-timeout", suite.DefaultStartup, "bound on the start of each process of the subject: its process, its connection and its first initialize")
@@ -307,6 +308,9 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	if err != nil {
 		return exitUsage, usageError{cmd: cmd.CommandPath(), err: err}
 	}
+	// A baseline names failures check by check: it is written from, and
+	// compared with, every check.
+	o.KeepGoing = f.keepGoing || f.baseline != "" || f.writeBaseline != ""
 	c := &checking{cmd: cmd.Name(), name: s.name, subjects: s.list, scope: s.scope, again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, reports: a.protocolOut, stderr: a.stderr}
 	if len(argv) > 0 {
 		c.command = bridge.CommandLine(argv)

@@ -818,7 +818,9 @@ exit 1
 	}
 	// Three areas, some ninety checks: a cause's list outgrows the screen
 	// long before the whole catalogue's two hundred, each a process.
-	e := s.run("agent", "--check", "VAL-*", "--check", "TOK-*", "--check", "FB-*", "--startup-timeout", "5s", "--response-timeout", "2s", "--", "sh", crashy, s.hostile)
+	// --keep-going: by default the run would end at the fifth rule the
+	// crash failed (TestStartersRunWithoutTheClone).
+	e := s.run("agent", "--keep-going", "--check", "VAL-*", "--check", "TOK-*", "--check", "FB-*", "--startup-timeout", "5s", "--response-timeout", "2s", "--", "sh", crashy, s.hostile)
 	expectExit(t, e, 1)
 	w := s.expectVerdict(verdictNotConformant)
 	if !w.jsonOK {
