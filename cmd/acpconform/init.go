@@ -8,12 +8,14 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
+	"regexp"
 	"slices"
 	"strings"
 	"text/template"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/mod/module"
+	"golang.org/x/mod/semver"
 
 	"github.com/acpconform/acpconform/internal/version"
 	"github.com/acpconform/acpconform/kit"
@@ -39,19 +41,20 @@ type starterFile struct {
 	name, from, about string
 }
 
-// next are the two commands to run in the starter's folder: the first
-// prepares it (or, when nothing needs preparing, runs one check with -v),
-// the second runs the catalogue.
-func (s starter) next() [2]string {
-	check := fmt.Sprintf("acpconform %s -- %s", s.role, s.command)
+// next are the commands to run in the starter's folder, in order: the
+// one that prepares it, when it needs preparing; one check with -v, which
+// shows the whole exchange of the first thing to make pass; the catalogue.
+func (s starter) next() []string {
+	first := map[string]string{"agent": "SCH-1/one-form-scoped-to-session", "client": "CLI-2/accept-the-second-option"}[s.role]
+	check := fmt.Sprintf("acpconform %s --check %s -v -- %s", s.role, first, s.command)
+	all := fmt.Sprintf("acpconform %s -- %s", s.role, s.command)
 	if s.build != "" {
-		check = s.build + " && " + check
+		check, all = s.build+" && "+check, s.build+" && "+all
 	}
 	if s.setup != "" {
-		return [2]string{s.setup, check}
+		return []string{s.setup, check, all}
 	}
-	first := map[string]string{"agent": "SCH-1/one-form-scoped-to-session", "client": "CLI-2/accept-the-second-option"}[s.role]
-	return [2]string{fmt.Sprintf("acpconform %s --check %s -v -- %s", s.role, first, s.command), check}
+	return []string{check, all}
 }
 
 // ciSetup is what CI runs before acpconform.
@@ -147,16 +150,23 @@ type initVars struct {
 	Image   string
 	Install string // what `go install` installs: module@version
 	Action  string // the action's ref in uses:
-	Pinned  bool   // Install and Action name a release or a commit
+	// ModVersion is the version a Go starter's go.mod requires.
+	ModVersion string
+	// Pin names what the files are pinned to and why: "v1.2.0, the
+	// acpconform that wrote this file", "commit 1a2b…, chosen with --pin".
+	Pin string
+	// Unpinned says, when not "", what could not be pinned and why: the
+	// CI files and the README say it where a branch stands in for a pin.
+	Unpinned string
+	// Changed says, when not "", that the binary was built from changed
+	// files its commit lacks.
+	Changed string
 	Files   []struct{ Name, About string }
-	// ModVersion is the version a Go starter's go.mod requires; Replace,
-	// when init knows it, the clone of acpconform that stands in for it.
-	ModVersion, Replace string
-	Next                [2]string
+	Next    []string
 }
 
 func (a *app) initCommand() *cobra.Command {
-	var lang string
+	var lang, pin string
 	c := a.command("init agent|client --lang go|ts|python [DIR]",
 		"Write a starter adapter on a kit, with CI, and say how to run it",
 		`
@@ -166,8 +176,13 @@ file left for you to write, a GitHub Actions workflow and a GitLab CI job
 that run acpconform against it, and a README. It writes nothing when any of
 those files is there already, and names them.
 
-It ends by printing the two commands to run next: the first prepares the
-folder, the second runs the catalogue. An agent's starter fails every check,
+The CI files, and a Go starter's go.mod, name the acpconform that wrote
+them: its release, or the commit it was built from. --pin names another, a
+release tag or a full commit SHA. A build that knows neither (a git
+worktree, -buildvcs=false) writes main, a branch, and says so in each file.
+
+It ends by printing the commands to run next: the one that prepares the
+folder (npm install, go mod tidy), one check with -v, and the catalogue. An agent's starter fails every check,
 saying the feature is not written, until you write it.`,
 		func(cmd *cobra.Command, args []string) (int, error) {
 			if len(args) < 1 || len(args) > 2 {
@@ -189,7 +204,11 @@ saying the feature is not written, until you write it.`,
 			if err != nil {
 				return exitUsage, usagef(cmd, "%v", err)
 			}
-			files, err := s.render(packageName(filepath.Base(abs)), buildRefs())
+			refs, err := pinTo(version.Current(), pin)
+			if err != nil {
+				return exitUsage, usagef(cmd, "%v", err)
+			}
+			files, err := s.render(packageName(filepath.Base(abs)), refs)
 			if err != nil {
 				return exitUsage, fmt.Errorf("the %s starter does not render: %w", role+"/"+lang, err) // our bug, said plainly
 			}
@@ -198,9 +217,10 @@ saying the feature is not written, until you write it.`,
 			}
 			fmt.Fprintf(a.stdout, "acpconform init: wrote %s %s starter in %s into %s (%d files).\n", article(role), role, langName[lang], dir, len(files))
 			next := s.next()
-			fmt.Fprintf(a.stdout, "Next, in %s:\n  %s\n  %s\n", dir, next[0], next[1])
+			fmt.Fprintf(a.stdout, "Next, in %s:\n  %s\n", dir, strings.Join(next, "\n  "))
 			return exitOK, nil
 		})
+	c.Flags().StringVar(&pin, "pin", "", "the acpconform the starter's CI installs and a Go starter requires: a release tag (v1.2.0) or a full commit SHA; by default this binary's")
 	c.Flags().StringVar(&lang, "lang", "", "the language of the starter: go, ts (TypeScript on @agentclientprotocol/sdk 2.4.0) or python (standard library)")
 	return c
 }
@@ -351,23 +371,51 @@ func linkOnTheWay(dir, name string) string {
 	return ""
 }
 
-// buildRefs says which acpconform the starter's CI installs: this binary's
-// release, else its commit, from Go's build information; else main.
-func buildRefs() initVars {
-	const module = "github.com/acpconform/acpconform/cmd/acpconform@"
-	b := version.Current()
-	v := initVars{Install: module + "main", Action: "main", ModVersion: "v0.0.0-00010101000000-000000000000", Replace: acpconformClone()}
-	switch {
-	case b.Version != "devel":
-		v.Install, v.Action, v.Pinned, v.ModVersion, v.Replace = module+b.Version, b.Version, true, b.Version, ""
-	case b.Commit != "":
-		v.Install = module + b.Commit
-		if len(b.Commit) == 40 { // uses: takes a full SHA only
-			v.Action, v.Pinned = b.Commit, true
-		}
+// pinTo says which acpconform a starter's CI installs and a Go starter's
+// go.mod requires: ref when given (a release tag or a full commit SHA),
+// else the build b's release, else its commit; main, a branch, only when b
+// knows neither, with a sentence that says so.
+func pinTo(b version.Build, ref string) (initVars, error) {
+	const install = "github.com/acpconform/acpconform/cmd/acpconform@"
+	all := func(v, pin string) initVars {
+		return initVars{Install: install + v, Action: v, ModVersion: v, Pin: pin}
 	}
-	return v
+	switch {
+	case ref != "" && fullSHA.MatchString(ref):
+		// go mod tidy turns a commit in go.mod into its pseudo-version.
+		return all(ref, "commit "+ref+", chosen with --pin"), nil
+	case ref != "" && semver.Canonical(ref) == ref && !module.IsPseudoVersion(ref):
+		return all(ref, ref+", chosen with --pin"), nil
+	case ref != "":
+		return initVars{}, fmt.Errorf("--pin is a release tag (v1.2.0) or a full commit SHA (40 hex digits), not %q", ref)
+	case b.Version != "devel":
+		return all(b.Version, b.Version+wrote), nil
+	}
+	var v initVars
+	switch {
+	case fullSHA.MatchString(b.Commit):
+		v = all(b.Commit, "commit "+b.Commit+wrote)
+	case b.Pseudo != "": // go install @COMMIT: 12 digits, and uses: takes all 40
+		v = all(b.Pseudo, b.Pseudo+wrote)
+		v.Action = "main"
+		v.Unpinned = "the action runs main, a branch, which moves. This acpconform knows 12 digits of its commit, and uses: takes all 40: pin it with acpconform init --pin SHA"
+	default:
+		v = all("main", "main")
+		v.Unpinned = "main is a branch, which moves. This acpconform was built without a commit to name (in a git worktree, or with -buildvcs=false): pin one with acpconform init --pin TAG|SHA"
+	}
+	if b.Pseudo != "" {
+		v.Install, v.ModVersion = install+b.Pseudo, b.Pseudo
+	}
+	if b.Modified {
+		v.Changed = "the acpconform that wrote these files was built with changes its commit lacks: CI runs the commit"
+	}
+	return v, nil
 }
+
+const wrote = ", the acpconform that wrote this file"
+
+// fullSHA is a full git commit name, the only kind uses: takes.
+var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // article is "a" or "an" for role.
 func article(role string) string {
@@ -389,26 +437,4 @@ func besideTheKit(src []byte) []byte {
 		out = append(out, line)
 	}
 	return []byte(strings.Join(out, ""))
-}
-
-// acpconformClone finds the clone of acpconform this binary was built from,
-// for a Go starter's replace directive while no release is tagged: the
-// folder its source files were compiled in (a build without -trimpath),
-// or the current folder when it is such a clone (go run ./cmd/acpconform).
-// It is "" when neither is.
-func acpconformClone() string {
-	var candidates []string
-	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
-		candidates = append(candidates, filepath.Join(filepath.Dir(file), "..", ".."))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		candidates = append(candidates, wd)
-	}
-	for _, dir := range candidates {
-		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.HasPrefix(string(mod), "module github.com/acpconform/acpconform\n") {
-			return filepath.Clean(dir)
-		}
-	}
-	return ""
 }

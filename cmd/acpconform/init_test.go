@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,14 +11,17 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
 
 	"github.com/acpconform/acpconform/internal/needtool"
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/internal/version"
 )
 
 // TestInitWritesEachStarter: every role and language gets its adapter,
 // its feature or client, CI that runs the printed command, and a README
-// naming the two commands; a second init into the same folder writes
+// naming the commands to run; a second init into the same folder writes
 // nothing; a role or language init does not know is a usage error.
 func TestInitWritesEachStarter(t *testing.T) {
 	for key, s := range starters {
@@ -28,8 +32,8 @@ func TestInitWritesEachStarter(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			next := s.next()
-			if !strings.Contains(stdout, "\n  "+next[0]+"\n  "+next[1]+"\n") {
-				t.Errorf("init does not print the two commands %q:\n%s", next, stdout)
+			if !strings.HasSuffix(stdout, ":\n  "+strings.Join(next, "\n  ")+"\n") {
+				t.Errorf("init does not end with the commands %q:\n%s", next, stdout)
 			}
 			for _, f := range s.files {
 				if !strings.HasSuffix(f.name, "/") {
@@ -39,7 +43,7 @@ func TestInitWritesEachStarter(t *testing.T) {
 				}
 			}
 			readme := read(t, filepath.Join(dir, "README.md"))
-			for _, want := range []string{next[0], next[1], "# my-agent:"} {
+			for _, want := range append(next, "# my-agent:") {
 				if !strings.Contains(readme, want) {
 					t.Errorf("README.md lacks %q:\n%s", want, readme)
 				}
@@ -106,69 +110,225 @@ func TestInitWritesNothingThroughASymlink(t *testing.T) {
 	}
 }
 
-// TestInitTypeScriptStarterRuns is the issue's promise: init in an empty
-// folder, then the two commands it prints, run the catalogue against the
-// starter, which fails saying the feature is not written. The second
-// command runs with a --check of two checks: the whole catalogue would
-// start node some two hundred times.
-func TestInitTypeScriptStarterRuns(t *testing.T) {
+// TestStartersRunWithoutTheClone is what a user's CI does with a
+// starter: acpconform is built in a clone as a user builds it (a commit of
+// this checkout's files), init writes the Go, TypeScript and Python
+// agent starters, and the clone goes away. In folders that know nothing
+// of it, the commands init printed and the generated GitLab jobs' scripts
+// run as written: the Go module and `go install` resolve the pinned
+// pseudo-version, here from a module proxy made of that commit, as
+// proxy.golang.org serves a pushed one; the workflow's action is pinned
+// to the commit's full SHA (ci/action_test.go runs the action's steps).
+// Each agent fails saying the feature is not written; the catalogue's
+// first run ends at the repeated cause, not after every check.
+func TestStartersRunWithoutTheClone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds acpconform and three starters")
+	}
+	git := needtool.Path(t, "git", "git")
 	needtool.Path(t, "npm", "npm")
-	next := initAndRun(t, "ts", "agent")
-	if next[0] != "npm install" || next[1] != "acpconform agent -- node agent.mjs" {
-		t.Fatalf("init prints %q", next)
-	}
-}
-
-// TestInitPythonStarterRuns: the Python starter needs no install; its
-// first command runs one check, which fails saying the feature is not
-// written.
-func TestInitPythonStarterRuns(t *testing.T) {
 	needtool.Path(t, "python3", "python3")
-	initAndRun(t, "python", "agent")
-}
-
-// TestInitGoStarterRuns: from a clone, the Go starter's go.mod replaces
-// the unreleased module with the clone, and it builds and runs.
-func TestInitGoStarterRuns(t *testing.T) {
-	initAndRun(t, "go", "agent")
-}
-
-// initAndRun writes the lang starter with the built acpconform into an
-// empty folder, and runs the commands it prints there, the catalogue
-// limited to two checks, which must fail saying the feature is not
-// written. It returns the commands.
-func initAndRun(t *testing.T, lang, role string) [2]string {
-	bin, _ := binaries(t)
 	ctx := testbound.Context(t)
-	dir := t.TempDir()
-	root, _ := filepath.Abs("../..")
-	stdout, _ := shell(ctx, t, root, bin+" init "+role+" --lang "+lang+" "+dir, 0)
-	_, after, ok := strings.Cut(stdout, "Next, in "+dir+":\n")
-	lines := strings.Split(strings.TrimRight(after, "\n"), "\n")
-	if !ok || len(lines) != 2 {
-		t.Fatalf("init does not end with the two commands:\n%s", stdout)
+	clone := filepath.Join(t.TempDir(), "acpconform")
+	head, bin := buildInAClone(t, ctx, git, clone)
+	pseudo := buildVersion(t, ctx, bin)
+	if !module.IsPseudoVersion(pseudo) || !strings.HasSuffix(pseudo, head[:12]) {
+		t.Fatalf("the build in a clone at %s says its version is %q, not a pseudo-version of that commit", head, pseudo)
 	}
-	next := [2]string{strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1])}
-	last := next[1]
-	if strings.Contains(next[0], "--check") {
-		last = next[0] // nothing to prepare: the first command runs a check
-	} else {
-		shell(ctx, t, dir, next[0], 0)
-		last = strings.Replace(last, "acpconform "+role+" ", "acpconform "+role+" --check SCH-1/one-form-scoped-to-session,VAL-1/empty-question ", 1)
+	proxy := moduleProxy(t, ctx, clone, pseudo)
+
+	// Each starter twice: one folder for the commands init prints, one
+	// for the GitLab jobs, as a project's CI checks it out.
+	starters, projects := t.TempDir(), t.TempDir()
+	printed := map[string][]string{}
+	for _, lang := range []string{"go", "ts", "python"} {
+		out, _ := shell(ctx, t, clone, bin+" init agent --lang "+lang+" "+filepath.Join(starters, lang+"-agent"), 0)
+		_, after, _ := strings.Cut(out, "Next, in "+filepath.Join(starters, lang+"-agent")+":\n")
+		for _, l := range strings.Split(strings.TrimRight(after, "\n"), "\n") {
+			printed[lang] = append(printed[lang], strings.TrimSpace(l))
+		}
+		shell(ctx, t, clone, bin+" init agent --lang "+lang+" "+filepath.Join(projects, lang+"-agent"), 0)
 	}
-	out, _ := shell(ctx, t, dir, strings.Replace(last, "acpconform ", bin+" ", 1), 1)
-	if !strings.Contains(out, "is not written yet") || !strings.Contains(out, "NOT conformant") {
-		t.Errorf("%s does not fail saying the feature is not written:\n%s", last, out)
+	if err := os.RemoveAll(clone); err != nil {
+		t.Fatal(err)
 	}
-	return next
+
+	env := []string{
+		"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"GOPROXY=file://" + proxy + ",file://" + filepath.Join(goEnv(t, ctx, "GOMODCACHE"), "cache", "download"),
+		"GOSUMDB=off", "GOTOOLCHAIN=local", "GOMODCACHE=" + t.TempDir(),
+		// -trimpath: the build cache serves these builds from any folder.
+		"GOFLAGS=-modcacherw -trimpath",
+	}
+	var installed string
+	for _, lang := range []string{"go", "ts", "python"} {
+		t.Run(lang, func(t *testing.T) {
+			dir := filepath.Join(starters, lang+"-agent")
+			for _, file := range []string{"README.md", ".gitlab-ci.yml", ".github/workflows/acpconform.yml"} {
+				text := read(t, filepath.Join(dir, file))
+				if strings.Contains(text, "@main") || strings.Contains(text, "Not pinned") || !strings.Contains(text, head) && !strings.Contains(text, pseudo) {
+					t.Errorf("%s names no pin of commit %s:\n%s", file, head, text)
+				}
+			}
+			if uses := "uses: acpconform/acpconform@" + head; !strings.Contains(read(t, filepath.Join(dir, ".github/workflows/acpconform.yml")), uses) {
+				t.Errorf("the workflow lacks %q", uses)
+			}
+
+			// The commands init printed: prepare, one check, the catalogue.
+			lines := printed[lang]
+			if len(lines) < 2 || !strings.Contains(lines[len(lines)-2], "--check SCH-1/one-form-scoped-to-session -v") {
+				t.Fatalf("init does not print a one-check command before the catalogue: %q", lines)
+			}
+			for i, line := range lines {
+				want := 1
+				if i == 0 && len(lines) == 3 {
+					want = 0 // prepares the folder
+				}
+				out, _ := shellEnv(ctx, t, dir, line, want, env)
+				if want == 1 && (!strings.Contains(out, "is not written yet") || !strings.Contains(out, "NOT conformant")) {
+					t.Errorf("%s does not fail saying the feature is not written:\n%s", line, out)
+				}
+				if i == len(lines)-1 && !strings.Contains(out, "not run: the same cause failed") {
+					t.Errorf("the catalogue's first run did not stop at the repeated cause:\n%s", out)
+				}
+			}
+
+			// The GitLab jobs, as written, in a fresh copy of the starter.
+			var gitlab struct {
+				Build struct{ Script []string } `yaml:"acpconform-build"`
+				Check struct{ Script []string } `yaml:"acpconform"`
+			}
+			if err := yaml.Unmarshal([]byte(read(t, filepath.Join(dir, ".gitlab-ci.yml"))), &gitlab); err != nil {
+				t.Fatal(err)
+			}
+			project := filepath.Join(projects, lang+"-agent")
+			jobEnv := append(env[1:], "CI_PROJECT_DIR="+project)
+			if installed == "" { // the build job is the same in every starter
+				for _, line := range gitlab.Build.Script {
+					shellEnv(ctx, t, project, line, 0, jobEnv)
+				}
+				installed = filepath.Join(project, ".acpconform", "acpconform")
+				if got := buildVersion(t, ctx, installed); got != pseudo {
+					t.Errorf("the GitLab build job installed %q, want %q", got, pseudo)
+				}
+			} else {
+				os.MkdirAll(filepath.Join(project, ".acpconform"), 0o755)
+				copyFile(installed, filepath.Join(project, ".acpconform", "acpconform"), 0o755)
+			}
+			for i, line := range gitlab.Check.Script {
+				want := 0
+				if i == len(gitlab.Check.Script)-1 {
+					want = 1
+				}
+				shellEnv(ctx, t, project, line, want, jobEnv)
+			}
+			if _, err := os.Stat(filepath.Join(project, "acpconform-reports", "junit.xml")); err != nil {
+				t.Errorf("the GitLab job wrote no junit.xml: %v", err)
+			}
+		})
+	}
+}
+
+// buildInAClone makes clone a git clone of this checkout's files, at a
+// commit of its own, and builds acpconform there as a user does (vcs
+// stamping on), outside it; it returns the commit and the binary.
+// A checkout may be a git worktree, whose .git is a file Go does not look
+// into, and the copy holds the code under test, committed or not.
+func buildInAClone(t *testing.T, ctx context.Context, git, clone string) (head, bin string) {
+	t.Helper()
+	copyCheckout(t, ctx, git, "../..", clone)
+	run := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.CommandContext(ctx, name, args...)
+		cmd.Dir = clone
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %q: %v\n%s", name, args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run(git, "init", "--quiet")
+	run(git, "add", "--all")
+	run(git, "commit", "--quiet", "--no-verify", "-m", "the code under test")
+	bin = filepath.Join(t.TempDir(), "acpconform")
+	// -buildvcs=true: stamping is on by default in a clone, and this
+	// overrides a GOFLAGS that turns it off. -trimpath, as the other
+	// tests' builds: the build cache serves it from any directory.
+	run("go", "build", "-buildvcs=true", "-trimpath", "-o", bin, "./cmd/acpconform")
+	return run(git, "rev-parse", "HEAD"), bin
+}
+
+// buildVersion is the module version Go recorded in the binary bin.
+func buildVersion(t *testing.T, ctx context.Context, bin string) string {
+	t.Helper()
+	out, err := exec.CommandContext(ctx, "go", "version", "-m", bin).Output()
+	if err != nil {
+		t.Fatalf("go version -m %s: %v", bin, err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "mod" && f[1] == "github.com/acpconform/acpconform" {
+			return f[2]
+		}
+	}
+	t.Fatalf("go version -m %s names no main module:\n%s", bin, out)
+	return ""
+}
+
+// moduleProxy is a module proxy, a folder GOPROXY=file:// reads, that
+// serves acpconform at version, made of clone's HEAD as proxy.golang.org
+// makes it of a pushed commit.
+func moduleProxy(t *testing.T, ctx context.Context, clone, version string) string {
+	t.Helper()
+	proxy := t.TempDir()
+	dir := filepath.Join(proxy, "github.com", "acpconform", "acpconform", "@v")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	when, err := exec.CommandContext(ctx, "git", "-C", clone, "show", "-s", "--format=%cI", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := fmt.Sprintf(`{"Version":%q,"Time":%q}`, version, strings.TrimSpace(string(when)))
+	var zipped bytes.Buffer
+	if err := modzip.CreateFromVCS(&zipped, module.Version{Path: "github.com/acpconform/acpconform", Version: version}, clone, "HEAD", ""); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"list":            []byte(version + "\n"),
+		version + ".info": []byte(info),
+		version + ".mod":  []byte(read(t, filepath.Join(clone, "go.mod"))),
+		version + ".zip":  zipped.Bytes(),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return proxy
+}
+
+// goEnv is go env's value of key.
+func goEnv(t *testing.T, ctx context.Context, key string) string {
+	out, err := exec.CommandContext(ctx, "go", "env", key).Output()
+	if err != nil {
+		t.Fatalf("go env %s: %v", key, err)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // shell runs line in bash in dir and wants the exit code want.
 func shell(ctx context.Context, t *testing.T, dir, line string, want int) (string, string) {
 	t.Helper()
+	return shellEnv(ctx, t, dir, line, want, nil)
+}
+
+// shellEnv is shell with env added to the environment.
+func shellEnv(ctx context.Context, t *testing.T, dir, line string, want int, env []string) (string, string) {
+	t.Helper()
 	cmd := exec.CommandContext(ctx, "bash", "-c", line)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "npm_config_prefer_offline=true", "npm_config_audit=false", "npm_config_fund=false")
+	cmd.Env = append(append(os.Environ(), "npm_config_prefer_offline=true", "npm_config_audit=false", "npm_config_fund=false"), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	_ = cmd.Run()
@@ -195,4 +355,45 @@ func read(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// TestPinToNamesARelease: the starter's CI and go.mod name the release or
+// the commit of the acpconform that wrote them, or --pin's; main only when
+// the build knows neither, and then they say it is not pinned.
+func TestPinToNamesARelease(t *testing.T) {
+	const sha = "1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d"
+	const pseudo = "v0.0.0-20261201084400-1a2b3c4d5e6f"
+	const install = "github.com/acpconform/acpconform/cmd/acpconform@"
+	for _, tc := range []struct {
+		how                          string
+		build                        version.Build
+		pin                          string
+		install, action, mod         string
+		unpinned, changed, wantError bool
+	}{
+		{"a release", version.Build{Version: "v1.2.0"}, "", install + "v1.2.0", "v1.2.0", "v1.2.0", false, false, false},
+		{"a clone", version.Build{Version: "devel", Commit: sha, Pseudo: pseudo}, "", install + pseudo, sha, pseudo, false, false, false},
+		{"a changed clone", version.Build{Version: "devel", Commit: sha, Pseudo: pseudo, Modified: true}, "", install + pseudo, sha, pseudo, false, true, false},
+		{"a clone, Go before 1.24", version.Build{Version: "devel", Commit: sha}, "", install + sha, sha, sha, false, false, false},
+		{"go install @COMMIT", version.Build{Version: "devel", Commit: sha[:12], Pseudo: pseudo}, "", install + pseudo, "main", pseudo, true, false, false},
+		{"a worktree", version.Build{Version: "devel"}, "", install + "main", "main", "main", true, false, false},
+		{"--pin a tag", version.Build{Version: "devel"}, "v0.3.0", install + "v0.3.0", "v0.3.0", "v0.3.0", false, false, false},
+		{"--pin a commit", version.Build{Version: "v1.2.0"}, sha, install + sha, sha, sha, false, false, false},
+		{"--pin a branch", version.Build{Version: "devel"}, "main", "", "", "", false, false, true},
+		{"--pin a short commit", version.Build{Version: "devel"}, sha[:12], "", "", "", false, false, true},
+		{"--pin a pseudo-version", version.Build{Version: "devel"}, pseudo, "", "", "", false, false, true},
+		{"--pin a short tag", version.Build{Version: "devel"}, "v1.2", "", "", "", false, false, true},
+	} {
+		v, err := pinTo(tc.build, tc.pin)
+		if (err != nil) != tc.wantError {
+			t.Errorf("%s: error %v", tc.how, err)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if v.Install != tc.install || v.Action != tc.action || v.ModVersion != tc.mod || (v.Unpinned != "") != tc.unpinned || (v.Changed != "") != tc.changed {
+			t.Errorf("%s: install %q, action %q, go.mod %q, unpinned %q, changed %q", tc.how, v.Install, v.Action, v.ModVersion, v.Unpinned, v.Changed)
+		}
+	}
 }

@@ -3,7 +3,7 @@ package main
 // The CI that `acpconform init` writes beside a starter: a GitHub Actions
 // workflow on the acpconform action, and a GitLab CI job that installs a
 // static acpconform in a Go image and runs it in the language's image.
-// Both pin this binary's release or commit (buildRefs), never @latest.
+// Both pin this binary's release or commit, or --pin's (pinTo).
 
 const githubWorkflow = `# .github/workflows/acpconform.yml, written by acpconform init: checks this
 # [[.Role]] against the acpconform catalogue on every push and pull request. The
@@ -27,10 +27,11 @@ jobs:
         run: [[.Setup]]
 [[- end]]
       - name: Check the [[.Role]]
-[[- if .Pinned]]
-        uses: acpconform/acpconform@[[.Action]] # the acpconform that wrote this file
+[[- if .Unpinned]]
+        # Not pinned: [[.Unpinned]].
+        uses: acpconform/acpconform@[[.Action]]
 [[- else]]
-        uses: acpconform/acpconform@[[.Action]] # pin a release tag or a full commit SHA here
+        uses: acpconform/acpconform@[[.Action]] # [[.Pin]]
 [[- end]]
         with:
           role: [[.Role]]
@@ -47,6 +48,11 @@ acpconform-build:
   stage: build
   image: golang:1.25
   script:
+[[- if .Unpinned]]
+    # Not pinned: [[.Unpinned]].
+[[- else]]
+    # Pinned: [[.Pin]].
+[[- end]]
     - CGO_ENABLED=0 GOBIN="$CI_PROJECT_DIR/.acpconform" go install [[.Install]]
   artifacts:
     paths: [.acpconform/]

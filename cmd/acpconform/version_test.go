@@ -29,30 +29,19 @@ func TestVersionNamesTheCommitOfTheClone(t *testing.T) {
 	git := needtool.Path(t, "git", "git")
 	ctx := testbound.Context(t)
 	clone := filepath.Join(t.TempDir(), "acpconform")
-	copyCheckout(t, ctx, git, "../..", clone)
+	head, bin := buildInAClone(t, ctx, git, clone)
 	run := func(name string, args ...string) string {
 		t.Helper()
 		cmd := exec.CommandContext(ctx, name, args...)
 		cmd.Dir = clone
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s %q: %v\n%s", name, args, err, out)
 		}
 		return strings.TrimSpace(string(out))
 	}
-	run(git, "init", "--quiet")
-	run(git, "add", "--all")
-	run(git, "commit", "--quiet", "--no-verify", "-m", "the code under test")
-	head := run(git, "rev-parse", "HEAD")
-	bin := filepath.Join(t.TempDir(), "acpconform")
-	// -buildvcs=true: stamping is on by default in a clone, and this
-	// overrides a GOFLAGS that turns it off. -trimpath, as the other
-	// tests' builds: the build cache serves it from any directory.
 	build := func() { run("go", "build", "-buildvcs=true", "-trimpath", "-o", bin, "./cmd/acpconform") }
 
-	build()
 	if got, want := buildLine(run(bin, "--version")), "acpconform devel, commit "+head; got != want {
 		t.Errorf("--version of a build in a clean clone says %q, want %q", got, want)
 	}

@@ -33,6 +33,10 @@ type Build struct {
 	Commit string
 	// Modified says the files built differed from Commit.
 	Modified bool
+	// Pseudo is the pseudo-version of Commit when Go recorded one (a
+	// go install @COMMIT, or a build in a clone with Go 1.24 or later):
+	// what a go.mod requires to get Commit's files. "" otherwise.
+	Pseudo string
 }
 
 // Current is the build of the running binary.
@@ -65,6 +69,7 @@ func Of(info *debug.BuildInfo) Build {
 	}
 	switch m := pseudo.FindStringSubmatch(v); {
 	case m != nil:
+		b.Pseudo = v
 		if b.Commit == "" {
 			b.Commit = m[1]
 		}
