@@ -62,11 +62,10 @@ func (c Cause) Messages() []string {
 	var shown []string
 	forms := map[string]bool{}
 	for _, ch := range c.Checks {
-		all := quotedText.FindAllString(elide.Head(ch.Failure, keyBytes), -1)
-		if len(all) == 0 {
+		q := saidText(elide.Head(ch.Failure, keyBytes))
+		if q == "" {
 			continue
 		}
-		q := all[len(all)-1]
 		form := normalise(singleQuoted.ReplaceAllString(strings.Trim(q, `"`), "'…'"))
 		if forms[form] {
 			continue
@@ -83,6 +82,24 @@ func (c Cause) Messages() []string {
 }
 
 // quotedText is a quoted text of a reason, escapes included.
+// saidText is the last quoted text of a reason that the subject said: not
+// one the check wanted (after "want ", or on a diff's "- " line).
+func saidText(reason string) string {
+	said := ""
+	for _, m := range quotedText.FindAllStringIndex(reason, -1) {
+		before := reason[:m[0]]
+		lineStart := strings.LastIndexByte(before, '\n') + 1
+		if wanted.MatchString(before) || strings.HasPrefix(reason[lineStart:], "- ") {
+			continue
+		}
+		said = reason[m[0]:m[1]]
+	}
+	return said
+}
+
+// wanted matches the words before a quoted text that the check wanted.
+var wanted = regexp.MustCompile(`\bwant(?:ed)?:? $|\bwant(?:ed)? [\w ]{0,40}(?:of|as|is|be) $`)
+
 var quotedText = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
 
 // singleQuoted is a text in single quotes, as Python's messages quote

@@ -420,3 +420,17 @@ func TestACauseListsTheSubjectsDifferentMessages(t *testing.T) {
 		t.Errorf("one form: Messages = %q, want none", one[0].Messages())
 	}
 }
+
+// TestACauseQuotesWhatTheSubjectSaid: where a reason quotes both what the
+// check wanted and what the subject said, the cause lists what it said.
+func TestACauseQuotesWhatTheSubjectSaid(t *testing.T) {
+	said := func(id, got string) reports.Check {
+		return reports.Check{ID: "CLI-2/" + id, Name: id, Area: "CLI", Rules: []string{"CLI-2"}, Level: "MUST", Role: "client", State: reports.StateFailed,
+			Failure: fmt.Sprintf("the client answered %q, want \"choice_1\"\n-want +got:\n- token: \"choice_1\"", got)}
+	}
+	causes := reports.Causes([]reports.Check{said("a", "Choice_1"), said("b", "choice 1")})
+	got := causes[0].Messages()
+	if len(got) != 2 || got[0] != `"Choice_1"` || got[1] != `"choice 1"` {
+		t.Errorf("Messages = %q, want what the client said, each once", got)
+	}
+}

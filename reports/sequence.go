@@ -332,6 +332,9 @@ func describe(a *seqArrow, dir string, methods map[string]string) {
 		if *msg.Method == "elicitation/create" {
 			a.names = append(a.names, "requestedSchema", "form")
 		}
+		if text := promptText(*msg.Method, msg.Params); text != "" {
+			a.Detail = elide.Head(text, maxDetail) // what the check asked: the probe request
+		}
 	case msg.Method != nil:
 		a.Kind, a.Label = "notification", *msg.Method
 		a.names = []string{*msg.Method}
@@ -380,6 +383,31 @@ func messageText(method string, params json.RawMessage) string {
 		return ""
 	}
 	return p.Update.Content.Text
+}
+
+// promptText is the text of a session/prompt's text blocks, the probe
+// request a check sends, or the prompt of one without a probe; "" for any
+// other frame.
+func promptText(method string, params json.RawMessage) string {
+	if method != "session/prompt" {
+		return ""
+	}
+	var p struct {
+		Prompt []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"prompt"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	var texts []string
+	for _, b := range p.Prompt {
+		if b.Type == "text" {
+			texts = append(texts, b.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
 }
 
 // answered is the method of the request, sent the other way, that a

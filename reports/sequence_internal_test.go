@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -227,5 +228,20 @@ func TestBlame(t *testing.T) {
 		if len(got) != 1 || got[0] != tc.want {
 			t.Errorf("%q marks %q, want %q", tc.failure, got, tc.want)
 		}
+	}
+}
+
+// TestThePromptsArrowShowsTheProbeRequest: the arrow of the harness's
+// session/prompt carries the prompt's text, the probe request: what the
+// check asked the agent to do.
+func TestThePromptsArrowShowsTheProbeRequest(t *testing.T) {
+	request := `{"acpconform":1,"askChoice":{"question":"Deploy where?","choices":[{"label":"staging"}]}}`
+	prompt, _ := json.Marshal(map[string]any{"sessionId": "probe-1", "prompt": []map[string]string{{"type": "text", "text": request}}})
+	transcript := `+0.0080s -> {"jsonrpc":"2.0","id":3,"method":"session/prompt","params":` + string(prompt) + `}` + "\n" +
+		`+0.0091s <- {"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`
+	d := readDiagram(transcript, "agent", "the agent reported declined", false)
+	rows := rowsOf(d)
+	if len(rows) == 0 || rows[0].Arrow == nil || rows[0].Arrow.Label != "session/prompt" || rows[0].Arrow.Detail != request {
+		t.Errorf("the prompt's arrow: %+v, want session/prompt with the probe request as its detail", rows[0].Arrow)
 	}
 }

@@ -65,7 +65,7 @@ func (e *env) ses() {
 				for k := range pendingAtOnce {
 					r := p.result(ctx, k)
 					if err := outcomeIs(r.out, accepted(r.index, r.value)); err != nil {
-						Fail(fmt.Sprintf("in %s, whose elicitation/create (#%d to arrive of %d) was answered when those after it were: %v", r.name, k+1, pendingAtOnce, err))
+						Fail(fmt.Sprintf("in %s, whose elicitation/create (number %d to arrive of %d) was answered when those after it were: %v", r.name, k+1, pendingAtOnce, err))
 					}
 				}
 			})
@@ -227,10 +227,10 @@ func (e *env) pendingSessions(ctx context.Context) *pendingSet {
 	for k, el := range f.sent() {
 		s := sessionIn(el.Request.Params)
 		if _, ok := reqs[s]; !ok {
-			Fail(fmt.Sprintf("the agent sent elicitation/create #%d with the sessionId %s, which is no session's of %s", k+1, show(json.RawMessage(mustJSON(s))), strings.Join(order, ", ")))
+			Fail(fmt.Sprintf("the agent sent the elicitation/create of id %s with the sessionId %s, which is no session's of %s", show(el.Request.ID), show(json.RawMessage(mustJSON(s))), strings.Join(order, ", ")))
 		}
 		if prev, twice := seen[s]; twice {
-			Fail(fmt.Sprintf("the agent sent elicitation/create #%d and #%d with the sessionId %s, though %d sessions asked", prev+1, k+1, s, pendingAtOnce))
+			Fail(fmt.Sprintf("the agent sent the elicitation/create of id %s and that of id %s with the sessionId %s, though %d sessions asked", show(f.sent()[prev].Request.ID), show(el.Request.ID), s, pendingAtOnce))
 		}
 		seen[s] = k
 		p.sessions[k], p.names[k] = s, picks[s].name

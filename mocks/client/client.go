@@ -366,7 +366,7 @@ func plural(n int, one, many string) string {
 // WaitElicitations waits until n elicitation/create requests have arrived
 // and been answered, the connection ends, or ctx ends.
 func (c *Client) WaitElicitations(ctx context.Context, n int) error {
-	return c.await(ctx, fmt.Sprintf("elicitation/create #%d", n), func() bool {
+	return c.await(ctx, fmt.Sprintf("elicitation/create number %d to arrive, answered", n), func() bool {
 		i := n - 1 - (c.seen - len(c.elicits)) // its place among those kept
 		return c.seen >= n && (i < 0 || c.elicits[i].Answered)
 	})
@@ -375,7 +375,7 @@ func (c *Client) WaitElicitations(ctx context.Context, n int) error {
 // WaitArrived waits until n elicitation/create requests have arrived,
 // answered or not: their answers may be held back (script.Answer.When).
 func (c *Client) WaitArrived(ctx context.Context, n int) error {
-	return c.await(ctx, fmt.Sprintf("elicitation/create #%d", n), func() bool { return c.seen >= n })
+	return c.await(ctx, fmt.Sprintf("elicitation/create number %d to arrive", n), func() bool { return c.seen >= n })
 }
 
 // WaitReceived waits until cond holds of the messages received so far
