@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -19,10 +20,11 @@ const RepeatRules = 5
 // another cause starts the count again, and checks not run are passed
 // over. Its zero value is ready.
 type Repeats struct {
-	key   string          // the cause of the failures in a row
-	first string          // the check that showed it first
-	rules map[string]bool // the rules it failed
-	count int             // checks it failed
+	key    string          // the cause of the last failure in a row
+	reason string          // its reason's first line, as causes compare reasons
+	first  string          // the check that showed it first
+	rules  map[string]bool // the rules it failed
+	count  int             // checks it failed
 }
 
 // Ended is told of each check as it ends, its attempts over.
@@ -38,13 +40,25 @@ func (r *Repeats) Ended(s types.SpecReport) {
 		*r = Repeats{}
 		return
 	}
-	if key := causeKey(c); key != r.key || r.rules == nil {
-		*r = Repeats{key: key, first: c.Key(), rules: map[string]bool{}}
+	// One cause, as Causes tells them, or one reason: a check whose
+	// subject's process ended during it has a cause of its own (how the
+	// process ended), though it failed as the others did.
+	key, reason := causeKey(c), firstReason(c)
+	if r.rules == nil || key != r.key && reason != r.reason {
+		*r = Repeats{first: c.Key(), rules: map[string]bool{}}
 	}
+	r.key, r.reason = key, reason
 	r.count++
 	if len(c.Rules) > 0 {
 		r.rules[c.Rules[0]] = true
 	}
+}
+
+// firstReason is what of c's reason two failures of one cause share:
+// its first line, as causeKey reads it, with its subject and kind.
+func firstReason(c Check) string {
+	first, _, _ := strings.Cut(normalise(c.Failure), "\n")
+	return strings.Join([]string{subjectOf(c), c.State, c.Known, first}, "\x00")
 }
 
 // Stop says why the rest of the run would only repeat one cause: "" until

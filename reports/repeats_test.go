@@ -16,6 +16,12 @@ func spec(id, rule string, state types.SpecState, failure string) types.SpecRepo
 	}
 }
 
+// ended is s with its subject's process ended during the check.
+func ended(s types.SpecReport) types.SpecReport {
+	s.ReportEntries = append(s.ReportEntries, types.ReportEntry{Name: EntryProcess, Value: types.WrapEntryValue("exited with status 0 during the check")})
+	return s
+}
+
 // TestRepeatsStopsAtTheFifthRuleInARow: one cause failing the checks of
 // five rules in a row stops the run; many checks of one rule, a pass
 // between, or another cause do not.
@@ -31,6 +37,11 @@ func TestRepeatsStopsAtTheFifthRuleInARow(t *testing.T) {
 			spec("A-3/a", "A-3", types.SpecStateSkipped, "needs the reference's Go API"),
 			spec("A-3/b", "A-3", types.SpecStateFailed, crash), spec("A-4/a", "A-4", types.SpecStateFailed, crash),
 			spec("A-5/a", "A-5", types.SpecStateFailed, crash)}, true},
+		{"one reason, the process ending in some", []types.SpecReport{
+			spec("A-1/a", "A-1", types.SpecStateFailed, "askChoice is not written yet"), spec("A-2/a", "A-2", types.SpecStateFailed, "askChoice is not written yet"),
+			ended(spec("A-3/a", "A-3", types.SpecStateFailed, "askChoice is not written yet")),
+			spec("A-4/a", "A-4", types.SpecStateFailed, "askChoice is not written yet"),
+			ended(spec("A-5/a", "A-5", types.SpecStateFailed, "askChoice is not written yet"))}, true},
 		{"four rules", []types.SpecReport{
 			spec("A-1/a", "A-1", types.SpecStateFailed, crash), spec("A-2/a", "A-2", types.SpecStateFailed, crash),
 			spec("A-3/a", "A-3", types.SpecStateFailed, crash), spec("A-4/a", "A-4", types.SpecStateFailed, crash),
