@@ -18,11 +18,14 @@ func TestOutcomeIntegersByValue(t *testing.T) {
 		t.Run(style, func(t *testing.T) {
 			t.Parallel()
 			s := newRun(t)
-			e := s.run("agent", "--", s.hostile, "respelt-integers", style)
+			// The areas whose outcomes carry integers: an accepted index
+			// (TOK, RES), an error's code (CAP, RTE's -32601). Every other
+			// check reads its outcome through the same code.
+			e := s.run("agent", "--check", "TOK-1/*,RES-*,CAP-*,RTE-*", "--", s.hostile, "respelt-integers", style)
 			expectExit(t, e, 0)
 			w := s.expectVerdict(verdictConformant)
-			if w.jsonOK && (w.report.Totals.Failed != 0 || w.report.Totals.Passed < 100) {
-				t.Errorf("totals %+v, want 100 checks passed or more and none failed", w.report.Totals)
+			if w.jsonOK && (w.report.Totals.Failed != 0 || w.report.Totals.Passed < 40) {
+				t.Errorf("totals %+v, want 40 checks passed or more and none failed", w.report.Totals)
 			}
 			s.expectNoneLeft(true)
 		})

@@ -74,8 +74,15 @@ func TestServeCommandAndMirror(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
 	url := startServing(t, nil, "serve-command", "--", bin, "reference-agent")
-	r := acpconform(t, nil, "agent", "--url", url)
+	// serve-command starts a process per connection: the checks of
+	// connections and their ends. The whole catalogue over a served
+	// WebSocket is TestServeWithTokenAndCheckOverURL's and the interop
+	// matrix's.
+	r := acpconform(t, nil, "agent", "--check", "SES-*,CAP-4/*,RTE-7/*,TOK-1/*", "--url", url)
 	expectCode(t, r, 0)
+	if r.report.Totals.Passed < 10 {
+		t.Errorf("over serve-command, %d checks passed, want 10 or more", r.report.Totals.Passed)
+	}
 	// The reference through the mirror, as a stdio agent: the full catalogue.
 	r = acpconform(t, nil, "agent", "--", bin, "mirror", url, "--unstable-protocol")
 	expectCode(t, r, 0)
