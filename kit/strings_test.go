@@ -32,7 +32,7 @@ func TestEachKitREADMEHasTheExactStrings(t *testing.T) {
 			t.Errorf("the box of the exact strings differs between kit/README.md and the %s kit's README", []string{"TypeScript", "Python"}[i])
 		}
 	}
-	messages := regexp.MustCompile(`\(VAL-(\d)\) \| error ` + "`invalid_argument` \\| message `([^`]+)`").FindAllStringSubmatch(boxes[0], -1)
+	messages := regexp.MustCompile(`\(VAL-(\d)\) \| error `+"`invalid_argument` \\| message `([^`]+)`").FindAllStringSubmatch(boxes[0], -1)
 	if len(messages) != 4 {
 		t.Fatalf("the box gives %d VAL messages, want 4", len(messages))
 	}
