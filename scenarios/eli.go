@@ -348,23 +348,15 @@ func (e *env) eliAgent() {
 			e.entry("a cancel", slug("cancel"), rules("ELI-2"), script.Cancel(), cancelled),
 		)
 
-		DescribeTable("refuses an accepted form whose content breaks the schema:", expectsError,
-			func(ctx SpecContext, content string) {
-				e.needOffered(ctx)
-				f := e.connect(ctx, formAndURLClient).answer(script.AcceptContent(json.RawMessage(content)))
-				Expect(f.probe(ctx, profileForm())).To(BeOutcome(invalidResponse))
-			},
-			e.entry("a required property missing", slug("missing-required"), rules("ELI-3"), `{"name":"Ada"}`),
-			e.entry("a string for an integer", slug("string-for-integer"), rules("ELI-3"), `{"name":"Ada","age":"36"}`),
-			e.entry("an integer with a fraction", slug("fraction-for-integer"), rules("ELI-3"), `{"name":"Ada","age":36.5}`),
-			e.entry("a number beyond its maximum", slug("above-maximum"), rules("ELI-3"), `{"name":"Ada","age":151}`),
-			e.entry("a string shorter than its minLength", slug("below-min-length"), rules("ELI-3"), `{"name":"","age":36}`),
-			e.entry("a value outside its enum", slug("outside-enum"), rules("ELI-3"), `{"name":"Ada","age":36,"plan":"gold"}`),
-			e.entry("an item outside a multi-select", slug("outside-items"), rules("ELI-3"), `{"name":"Ada","age":36,"languages":["cobol"]}`),
-			e.entry("a string for a boolean", slug("string-for-boolean"), rules("ELI-3"), `{"name":"Ada","age":36,"subscribe":"yes"}`),
-			e.entry("an email of the wrong format", slug("wrong-format"), rules("ELI-3"), `{"name":"Ada","age":36,"email":"ada"}`),
-			e.entry("no content at all", slug("no-content"), rules("ELI-3"), `null`),
-		)
+		refusals := []any{expectsError, func(ctx SpecContext, content string) {
+			e.needOffered(ctx)
+			f := e.connect(ctx, formAndURLClient).answer(script.AcceptContent(json.RawMessage(content)))
+			Expect(f.probe(ctx, profileForm())).To(BeOutcome(invalidResponse))
+		}}
+		for _, r := range profileRefusals {
+			refusals = append(refusals, e.entry(r.text, slug(r.slug), rules("ELI-3"), r.content))
+		}
+		DescribeTable("refuses an accepted form whose content breaks the schema:", refusals...)
 		e.eliContent()
 		e.eliAgentMore() // revision 5: every call, unknown actions, URLs as given, a cancelled turn (elimore.go)
 	})
@@ -375,6 +367,21 @@ var formAndURLClient = client.Config{Capabilities: json.RawMessage(`{"elicitatio
 
 // profileContent answers profileForm, every value of its own type.
 const profileContent = `{"name":"Ada Lovelace","age":36,"height":1.65,"subscribe":true,"plan":"pro","languages":["go","py"],"email":"ada@example.com"}`
+
+// profileRefusals are content of profileForm that breaks its schema, one
+// way each (ELI-3).
+var profileRefusals = []refusal{
+	{"a required property missing", "missing-required", `{"name":"Ada"}`, ""},
+	{"a string for an integer", "string-for-integer", `{"name":"Ada","age":"36"}`, ""},
+	{"an integer with a fraction", "fraction-for-integer", `{"name":"Ada","age":36.5}`, ""},
+	{"a number beyond its maximum", "above-maximum", `{"name":"Ada","age":151}`, ""},
+	{"a string shorter than its minLength", "below-min-length", `{"name":"","age":36}`, ""},
+	{"a value outside its enum", "outside-enum", `{"name":"Ada","age":36,"plan":"gold"}`, ""},
+	{"an item outside a multi-select", "outside-items", `{"name":"Ada","age":36,"languages":["cobol"]}`, ""},
+	{"a string for a boolean", "string-for-boolean", `{"name":"Ada","age":36,"subscribe":"yes"}`, ""},
+	{"an email of the wrong format", "wrong-format", `{"name":"Ada","age":36,"email":"ada"}`, ""},
+	{"no content at all", "no-content", `null`, ""},
+}
 
 // profileForm is a create_elicitation of a multi-field form with a
 // property of each type, bounds, an enum, a multi-select and a format.

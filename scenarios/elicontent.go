@@ -30,36 +30,78 @@ func (e *env) eliContent() {
 		e.expectHandedBack(ctx, integerSpellings, "is an integer by value, as JSON Schema judges integers")
 	})
 
-	DescribeTable("refuses an accepted form whose content breaks one keyword of the schema:", expectsError,
-		func(ctx SpecContext, content, why string) {
-			e.needOffered(ctx)
-			f := e.connect(ctx, formAndURLClient).answer(script.AcceptContent(json.RawMessage(content)))
-			out := f.probe(ctx, keywordsForm())
-			if outcomeIs(out, invalidResponse) != nil {
-				check(wantsError())
-				Fail(fmt.Sprintf("the agent reported %s for an accepted form whose %s, want error invalid_response: ACP says agents SHOULD validate again (advice, not a failure of conformance)",
-					describeOutcome(out), why))
-			}
-		},
-		e.entry("a string that does not match its pattern", slug("pattern-unmatched"), rules("ELI-3"),
-			`{"code":"abc"}`, `"code" is "abc", which does not match its pattern "^[A-Z]{3}$"`),
-		e.entry("a relative reference for a URI", slug("not-a-uri"), rules("ELI-3"),
-			`{"site":"example.com/ada"}`, `"site" is "example.com/ada", a relative reference without a scheme, not of the format "uri" (RFC 3986)`),
-		e.entry("a date of a thirteenth month", slug("not-a-date"), rules("ELI-3"),
-			`{"born":"2026-13-04"}`, `"born" is "2026-13-04", of a month 13, not of the format "date" (RFC 3339 full-date)`),
-		e.entry("a date-time without its offset", slug("not-a-date-time"), rules("ELI-3"),
-			`{"meeting":"2026-12-04T10:30:00"}`, `"meeting" is "2026-12-04T10:30:00", without the offset RFC 3339 requires, not of the format "date-time"`),
-		e.entry("a number below its minimum", slug("below-minimum"), rules("ELI-3"),
-			`{"low":0}`, `"low" is 0, below its minimum 1`),
-		e.entry("a string longer than its maxLength", slug("above-max-length"), rules("ELI-3"),
-			`{"longName":"Adaline"}`, `"longName" is "Adaline", 7 characters, above its maxLength 5`),
-		e.entry("an array with fewer items than its minItems", slug("below-min-items"), rules("ELI-3"),
-			`{"fewTags":[]}`, `"fewTags" has no items, below its minItems 1`),
-		e.entry("an array with more items than its maxItems", slug("above-max-items"), rules("ELI-3"),
-			`{"manyTags":["go","ts","py"]}`, `"manyTags" has 3 items, above its maxItems 2`),
-		e.entry("a string for a number", slug("string-for-number"), rules("ELI-3"),
-			`{"highRatio":"0.5"}`, `"highRatio" is the string "0.5", not a number`),
-	)
+	refusals := []any{expectsError, func(ctx SpecContext, content, why string) {
+		e.needOffered(ctx)
+		f := e.connect(ctx, formAndURLClient).answer(script.AcceptContent(json.RawMessage(content)))
+		out := f.probe(ctx, keywordsForm())
+		if outcomeIs(out, invalidResponse) != nil {
+			check(wantsError())
+			Fail(fmt.Sprintf("the agent reported %s for an accepted form whose %s, want error invalid_response: ACP says agents SHOULD validate again (advice, not a failure of conformance)",
+				describeOutcome(out), why))
+		}
+	}}
+	for _, r := range keywordRefusals {
+		refusals = append(refusals, e.entry(r.text, slug(r.slug), rules("ELI-3"), r.content, r.why))
+	}
+	DescribeTable("refuses an accepted form whose content breaks one keyword of the schema:", refusals...)
+}
+
+// A refusal is content an ELI-3 check answers a form with, which breaks
+// its schema: the entry's text and slug, the content, and why it breaks
+// the schema, in words.
+type refusal struct {
+	text, slug, content, why string
+}
+
+// keywordRefusals are content of keywordsForm that breaks one keyword each.
+var keywordRefusals = []refusal{
+	{"a string that does not match its pattern", "pattern-unmatched",
+		`{"code":"abc"}`, `"code" is "abc", which does not match its pattern "^[A-Z]{3}$"`},
+	{"a relative reference for a URI", "not-a-uri",
+		`{"site":"example.com/ada"}`, `"site" is "example.com/ada", a relative reference without a scheme, not of the format "uri" (RFC 3986)`},
+	{"a date of a thirteenth month", "not-a-date",
+		`{"born":"2026-13-04"}`, `"born" is "2026-13-04", of a month 13, not of the format "date" (RFC 3339 full-date)`},
+	{"a date-time without its offset", "not-a-date-time",
+		`{"meeting":"2026-12-04T10:30:00"}`, `"meeting" is "2026-12-04T10:30:00", without the offset RFC 3339 requires, not of the format "date-time"`},
+	{"a number below its minimum", "below-minimum",
+		`{"low":0}`, `"low" is 0, below its minimum 1`},
+	{"a string longer than its maxLength", "above-max-length",
+		`{"longName":"Adaline"}`, `"longName" is "Adaline", 7 characters, above its maxLength 5`},
+	{"an array with fewer items than its minItems", "below-min-items",
+		`{"fewTags":[]}`, `"fewTags" has no items, below its minItems 1`},
+	{"an array with more items than its maxItems", "above-max-items",
+		`{"manyTags":["go","ts","py"]}`, `"manyTags" has 3 items, above its maxItems 2`},
+	{"a string for a number", "string-for-number",
+		`{"highRatio":"0.5"}`, `"highRatio" is the string "0.5", not a number`},
+}
+
+// A ContentCase is content an agent's ELI check answers a form with, and
+// whether the catalogue holds it valid (ELI-2: it must be handed back) or
+// not (ELI-3: it should be refused).
+type ContentCase struct {
+	Name                     string
+	RequestedSchema, Content json.RawMessage
+	Valid                    bool
+}
+
+// ContentCases are the content of every form the agent's ELI checks
+// answer, with the catalogue's verdict: the cases a judge of content
+// (reference.ContentProblems, the kits' contentProblems) must answer as
+// the catalogue does.
+func ContentCases() []ContentCase {
+	profile, keywords := profileForm().RequestedSchema, keywordsForm().RequestedSchema
+	cases := []ContentCase{
+		{"every property of its own type", profile, json.RawMessage(profileContent), true},
+		{"every bounded property at a bound", keywords, json.RawMessage(contentOf(atBounds)), true},
+		{"integers with a fraction or an exponent", keywords, json.RawMessage(contentOf(integerSpellings)), true},
+	}
+	for _, r := range profileRefusals {
+		cases = append(cases, ContentCase{r.text, profile, json.RawMessage(r.content), false})
+	}
+	for _, r := range keywordRefusals {
+		cases = append(cases, ContentCase{r.text, keywords, json.RawMessage(r.content), false})
+	}
+	return cases
 }
 
 // keywordsForm is a create_elicitation of a form with a property for each

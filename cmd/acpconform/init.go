@@ -70,6 +70,7 @@ var tsKit = []starterFile{
 	{"acpconform-kit/agent.mjs", "ts/agent.mjs", ""},
 	{"acpconform-kit/client.mjs", "ts/client.mjs", ""},
 	{"acpconform-kit/json.mjs", "ts/json.mjs", ""},
+	{"acpconform-kit/content.mjs", "ts/content.mjs", ""},
 	{"acpconform-kit/probe.mjs", "ts/probe.mjs", ""},
 	{"acpconform-kit/example/agent.mjs", "ts/example/agent.mjs", ""},
 	{"acpconform-kit/example/askChoice.mjs", "ts/example/askChoice.mjs", ""},

@@ -57,6 +57,8 @@ __all__ = [
     # the agent kit
     "run_agent", "serve_agent", "parse_request", "Session", "Choice", "ChoiceCall", "ElicitationCall",
     "Accepted", "Declined", "Cancelled", "FallbackError", "ERROR_KINDS", "PLAIN_VALUE_FALLBACK",
+    # the judge of a form's content, for your create_elicitation to call
+    "content_problems",
     # the client kit
     "test_mode_answer", "answer_in_test_mode", "InstructionError", "WAIT", "USER_META_KEY",
 ]
@@ -1058,6 +1060,183 @@ def _show(v):
     except (TypeError, ValueError):
         r = repr(v)
     return r if len(r) <= 80 else r[:77] + "..."
+
+
+# The judge of an accepted form's content (content_problems), opt-in.
+
+
+def content_problems(schema, content):
+    """Says how an accepted form's content fails its requested schema, as acpconform's catalogue judges it.
+
+    The judge ACP schema 1.21.0 gives a form, as the Go reference's
+    ContentProblems reads it (docs/probe.md section 1.9): content is an object
+    (or None, the same as absent) whose properties hold content values, each
+    required one present, each declared one of its property's type and within
+    its bounds, formats and offered values; a property the form does not
+    declare is valid if it holds a content value (contract revision 5).
+    Integers are judged by value (36.0 is 36), bounds are inclusive, lengths
+    in code points. Returns [] when the content satisfies the schema, else one
+    problem per property. Opt-in: the kit never calls it for you; call it from
+    your create_elicitation where ACP says an agent SHOULD validate again
+    (ELI-3), and raise your invalid_response error with what it finds.
+    """
+    schema = schema if isinstance(schema, dict) else {}
+    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    content = {} if content is None else content  # absent and null are the same
+    if not isinstance(content, dict):
+        return ["the content is not a JSON object: " + _show(content)]
+    problems = []
+    for name in sorted(content):
+        if name in properties:
+            problem = _c_property_problem(properties[name], content[name])
+        elif _c_is_content_value(content[name]):
+            problem = ""
+        else:
+            problem = "is %s, a property the form does not declare holding no elicitation content value" % _show(content[name])
+        if problem:
+            problems.append("%s %s" % (_show(name), problem))
+    problems += ["the required property %s is missing" % _show(name) for name in required
+                 if isinstance(name, str) and name not in content]
+    return problems
+
+
+def _c_property_problem(p, value):
+    # How value fails the property p; "" when it does not.
+    if not isinstance(p, dict):
+        return ""  # a property we cannot read constrains nothing
+    kind = p.get("type")
+    shown = "is " + _show(value)
+    if kind == "string":
+        return _c_string_problem(p, value) if isinstance(value, str) else shown + ", want a string"
+    if kind in ("number", "integer"):
+        d = _c_decimal(value)
+        if d is None or (kind == "integer" and d != d.to_integral_value()):  # 36.0 is an integer
+            return shown + (", want an integer" if kind == "integer" else ", want a number")
+        low, high = _c_decimal(p.get("minimum")), _c_decimal(p.get("maximum"))
+        if low is not None and d < low:
+            return "%s, below the minimum %s" % (shown, _show(p["minimum"]))
+        if high is not None and d > high:
+            return "%s, above the maximum %s" % (shown, _show(p["maximum"]))
+        return ""
+    if kind == "boolean":
+        return "" if isinstance(value, bool) else shown + ", want a boolean"
+    if kind == "array":
+        if not _c_is_string_array(value):
+            return shown + ", want an array of strings"
+        low, high = _c_decimal(p.get("minItems")), _c_decimal(p.get("maxItems"))
+        if low is not None and len(value) < low:
+            return "has %d items, fewer than minItems %s" % (len(value), _show(p["minItems"]))
+        if high is not None and len(value) > high:
+            return "has %d items, more than maxItems %s" % (len(value), _show(p["maxItems"]))
+        allowed = _c_offered(p.get("items"))
+        other = [item for item in value if allowed is not None and item not in allowed]
+        if other:
+            return "has the item %s, none of the offered %s" % (_show(other[0]), _show(allowed))
+        return ""
+    # A custom or future type: any content value.
+    if _c_is_content_value(value):
+        return ""
+    return shown + ", which is no elicitation content value (string, number, boolean or array of strings)"
+
+
+def _c_string_problem(p, s):
+    # How s fails a string property's offered values, bounds, pattern and format.
+    allowed = _c_offered(p)
+    if allowed is not None and s not in allowed:
+        return "is %s, none of the offered %s" % (_show(s), _show(allowed))
+    low, high = _c_decimal(p.get("minLength")), _c_decimal(p.get("maxLength"))
+    if low is not None and len(s) < low:  # len counts code points, as JSON Schema does
+        return "is %d characters long, shorter than minLength %s" % (len(s), _show(p["minLength"]))
+    if high is not None and len(s) > high:
+        return "is %d characters long, longer than maxLength %s" % (len(s), _show(p["maxLength"]))
+    pattern = p.get("pattern")
+    if isinstance(pattern, str) and _c_matches(pattern, s) is False:
+        return "is %s, which does not match the pattern %s" % (_show(s), _show(pattern))
+    check = _c_FORMATS.get(p.get("format")) if isinstance(p.get("format"), str) else None
+    if check is not None and not check(s):
+        return "is %s, not of the format %s" % (_show(s), _show(p["format"]))
+    return ""
+
+
+def _c_offered(p):
+    # The values a single-select (enum, or oneOf consts) or the items of a
+    # multi-select (enum, or anyOf consts) allow; None when it lists none.
+    if not isinstance(p, dict):
+        return None
+    if isinstance(p.get("enum"), list):
+        return p["enum"]
+    options = next((p[k] for k in ("oneOf", "anyOf") if isinstance(p.get(k), list)), None)
+    return None if options is None else [o.get("const") if isinstance(o, dict) else None for o in options]
+
+
+def _c_matches(pattern, s):
+    # An ECMA-262 pattern, unanchored as JSON Schema reads it, run with
+    # Python's re (the same for the patterns forms use); one that does not
+    # compile is not held against the value: None.
+    try:
+        return re.search(pattern, s) is not None
+    except re.error:
+        return None
+
+
+_c_ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_c_EMAIL = re.compile(r"{0}(?:\.{0})*@{0}(?:\.{0})*".format(_c_ATOM))  # an RFC 5322 addr-spec of dot-atoms
+_c_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\x00-\x20\x7f]*")  # a scheme, and no space or control character
+_c_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_c_DATE_TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"
+                        r"(?:Z|[+-]([0-9]{2}):([0-9]{2}))")  # RFC 3339
+_c_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _c_is_date(y, m, d):
+    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+    return 1 <= m <= 12 and 1 <= d <= _c_DAYS[m - 1] + (1 if m == 2 and leap else 0)
+
+
+def _c_is_date_string(s):
+    m = _c_DATE.fullmatch(s)
+    return m is not None and _c_is_date(*(int(g) for g in m.groups()))
+
+
+def _c_is_date_time(s):
+    m = _c_DATE_TIME.fullmatch(s)
+    if m is None:
+        return False
+    y, mo, d, h, mi, sec, oh, om = (int(g or 0) for g in m.groups())
+    return _c_is_date(y, mo, d) and h < 24 and mi < 60 and sec < 60 and oh < 24 and om < 60
+
+
+# The string formats of schema 1.21.0, read as the Go reference reads them; a
+# format not named here holds any string.
+_c_FORMATS = {
+    "email": lambda s: _c_EMAIL.fullmatch(s) is not None,
+    "uri": lambda s: _c_URI.fullmatch(s) is not None,
+    "date": _c_is_date_string,
+    "date-time": _c_is_date_time,
+}
+
+
+def _c_decimal(v):
+    # A JSON number's exact value, or None for anything else, booleans
+    # included. A number that keeps its JSON text (as the kit's do) is read
+    # from it, so that 9007199254740993.0 is not rounded to a float.
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    text = getattr(v, "text", None)
+    if isinstance(text, str):
+        return Decimal(text)
+    if isinstance(v, float) and (v != v or abs(v) == float("inf")):
+        return None
+    return Decimal(v)
+
+
+def _c_is_string_array(v):
+    return isinstance(v, list) and all(isinstance(item, str) for item in v)
+
+
+def _c_is_content_value(v):
+    return isinstance(v, (str, bool)) or _c_decimal(v) is not None or _c_is_string_array(v)
 
 
 def _check_options(errors, results):

@@ -66,6 +66,27 @@ class ProbeEquality(unittest.TestCase):
         self.assertEqual(len(values), 3)
 
 
+class ContentJudge(unittest.TestCase):
+    SCHEMA = {"type": "object", "required": ["name"], "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 5},
+        "age": {"type": "integer", "minimum": 0, "maximum": 150},
+        "tags": {"type": "array", "maxItems": 2, "items": {"type": "string", "enum": ["go", "ts"]}}}}
+
+    def test_valid_content(self):
+        # Bounds inclusive, lengths in code points, integers by value.
+        self.assertEqual(kit.content_problems(self.SCHEMA, kit.loads('{"name": "Ada\U0001F9EE!", "age": 150.0, "tags": ["go", "ts"]}')), [])
+
+    def test_undeclared_property(self):
+        # Valid when it holds a content value (contract revision 5).
+        self.assertEqual(kit.content_problems(self.SCHEMA, {"name": "Ada", "nickname": "A", "extra": ["x"]}), [])
+        self.assertEqual(len(kit.content_problems(self.SCHEMA, {"name": "Ada", "extra": {"deep": 1}})), 1)
+
+    def test_problems(self):
+        self.assertEqual(len(kit.content_problems(self.SCHEMA, kit.loads('{"age": 36.5, "tags": ["py"]}'))), 3)
+        self.assertEqual(len(kit.content_problems(self.SCHEMA, None)), 1)
+        self.assertEqual(len(kit.content_problems(self.SCHEMA, "Ada")), 1)
+
+
 class ExactNumbers(unittest.TestCase):
     def test_round_trip(self):
         for text in ["9007199254740993", "9007199254740993.0", "1e400", "-0", "0.1", "1E+2", "7" * 5000,

@@ -23,7 +23,7 @@ In order, it
 Beside it, create_elicitation is the low-level API for every other form and
 for URL elicitation (CONTRACT ELI-1..3): it sends one elicitation/create as
 given, if the client advertised its mode, and checks an accepted form's
-content against the requested schema (content_problems).
+content against the requested schema with acpconform_kit.content_problems.
 
     result = await create_elicitation(session, "form", message, requested_schema=schema)
     result = await create_elicitation(session, "url", message, url=url, elicitation_id=id_)
@@ -36,18 +36,19 @@ fallback runs after them. Cancelling the calling task cancels the call: a
 pending request is the session's to cancel (RTE-7), a waiting fallback is
 cancelled with the task.
 
-Only the standard library is used.
+Only the standard library is used, and acpconform_kit's judge of a form's content.
 """
 
 import inspect
 import json
 import re
 import warnings
-from decimal import Decimal
+
+import acpconform_kit as kit  # its content_problems, the judge of a form's content (ELI-3)
 
 __all__ = [
     "Choice", "ChoiceResult", "accepted", "declined", "cancelled", "ask_choice", "compile_form",
-    "ElicitationResult", "create_elicitation", "content_problems",
+    "ElicitationResult", "create_elicitation",
     "token", "is_blank", "InvalidArgumentError", "ElicitationUnsupportedError",
     "InvalidElicitationResponseError", "InvalidElicitationFallbackError", "PLAIN_VALUE_WARNING",
 ]
@@ -314,172 +315,13 @@ async def create_elicitation(session, mode, message, requested_schema=None, url=
         if mode == "url":
             return ElicitationResult("accepted")
         content = result.get("content")
-        problems = content_problems(requested_schema, content)
+        problems = kit.content_problems(requested_schema, content)  # the kit's judge, as the catalogue's
         if problems:
             raise invalid("the accepted content does not satisfy the requested schema: " + "; ".join(problems))
         return ElicitationResult("accepted", content)
     if action in ("decline", "cancel") and isinstance(action, str):
         return ElicitationResult("declined" if action == "decline" else "cancelled")
     raise invalid("the action is missing" if "action" not in result else "unknown action %s" % _show_json(action))
-
-
-def content_problems(schema, content):
-    """Says how an accepted form's content fails its requested schema, as ACP schema 1.21.0 reads a form.
-
-    Content is an object (or None, absent, when nothing is required) of
-    declared properties only, each required one present, each value of its
-    property's type and within its bounds, formats and offered values.
-    Returns [] when it satisfies the schema, else one problem per property.
-    """
-    schema = schema if isinstance(schema, dict) else {}
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
-    content = {} if content is None else content  # absent and null are the same
-    if not isinstance(content, dict):
-        return ["the content is not a JSON object: " + _show_json(content)]
-    problems = []
-    for name in sorted(content):
-        problem = _property_problem(properties[name], content[name]) if name in properties else \
-            "is not a property of the form"
-        if problem:
-            problems.append("%s %s" % (_show_json(name), problem))
-    problems += ["the required property %s is missing" % _show_json(name) for name in required
-                 if isinstance(name, str) and name not in content]
-    return problems
-
-
-def _property_problem(p, value):
-    # How value fails the property p; "" when it does not.
-    if not isinstance(p, dict):
-        return ""  # a property we cannot read constrains nothing
-    kind = p.get("type")
-    shown = "is " + _show_json(value)
-    if kind == "string":
-        return _string_problem(p, value) if isinstance(value, str) else shown + ", want a string"
-    if kind in ("number", "integer"):
-        d = _decimal(value)
-        if d is None or (kind == "integer" and d != d.to_integral_value()):  # 36.0 is an integer
-            return shown + (", want an integer" if kind == "integer" else ", want a number")
-        low, high = _decimal(p.get("minimum")), _decimal(p.get("maximum"))
-        if low is not None and d < low:
-            return "%s, below the minimum %s" % (shown, _show_json(p["minimum"]))
-        if high is not None and d > high:
-            return "%s, above the maximum %s" % (shown, _show_json(p["maximum"]))
-        return ""
-    if kind == "boolean":
-        return "" if isinstance(value, bool) else shown + ", want a boolean"
-    if kind == "array":
-        if not _is_string_array(value):
-            return shown + ", want an array of strings"
-        low, high = _decimal(p.get("minItems")), _decimal(p.get("maxItems"))
-        if low is not None and len(value) < low:
-            return "has %d items, fewer than minItems %s" % (len(value), _show_json(p["minItems"]))
-        if high is not None and len(value) > high:
-            return "has %d items, more than maxItems %s" % (len(value), _show_json(p["maxItems"]))
-        allowed = _offered(p.get("items"))
-        other = [item for item in value if allowed is not None and item not in allowed]
-        if other:
-            return "has the item %s, none of the offered %s" % (_show_json(other[0]), _show_json(allowed))
-        return ""
-    # A custom or future type: any content value.
-    if isinstance(value, (str, bool)) or _decimal(value) is not None or _is_string_array(value):
-        return ""
-    return shown + ", which is no elicitation content value (string, number, boolean or array of strings)"
-
-
-def _string_problem(p, s):
-    # How s fails a string property's offered values, bounds, pattern and format.
-    allowed = _offered(p)
-    if allowed is not None and s not in allowed:
-        return "is %s, none of the offered %s" % (_show_json(s), _show_json(allowed))
-    low, high = _decimal(p.get("minLength")), _decimal(p.get("maxLength"))
-    if low is not None and len(s) < low:  # len counts code points, as JSON Schema does
-        return "is %d characters long, shorter than minLength %s" % (len(s), _show_json(p["minLength"]))
-    if high is not None and len(s) > high:
-        return "is %d characters long, longer than maxLength %s" % (len(s), _show_json(p["maxLength"]))
-    pattern = p.get("pattern")
-    if isinstance(pattern, str) and _matches(pattern, s) is False:
-        return "is %s, which does not match the pattern %s" % (_show_json(s), _show_json(pattern))
-    check = _FORMATS.get(p.get("format")) if isinstance(p.get("format"), str) else None
-    if check is not None and not check(s):
-        return "is %s, not of the format %s" % (_show_json(s), _show_json(p["format"]))
-    return ""
-
-
-def _offered(p):
-    # The values a single-select (enum, or oneOf consts) or the items of a
-    # multi-select (enum, or anyOf consts) allow; None when it lists none.
-    if not isinstance(p, dict):
-        return None
-    if isinstance(p.get("enum"), list):
-        return p["enum"]
-    options = next((p[k] for k in ("oneOf", "anyOf") if isinstance(p.get(k), list)), None)
-    return None if options is None else [o.get("const") if isinstance(o, dict) else None for o in options]
-
-
-def _matches(pattern, s):
-    # An ECMA-262 pattern, unanchored as JSON Schema reads it, run with
-    # Python's re (the same for the patterns forms use); one that does not
-    # compile is not held against the value: None.
-    try:
-        return re.search(pattern, s) is not None
-    except re.error:
-        return None
-
-
-_ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_EMAIL = re.compile(r"{0}(?:\.{0})*@{0}(?:\.{0})*".format(_ATOM))  # an RFC 5322 addr-spec of dot-atoms
-_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\x00-\x20\x7f]*")  # a scheme, and no space or control character
-_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_DATE_TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"
-                        r"(?:Z|[+-]([0-9]{2}):([0-9]{2}))")  # RFC 3339
-_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def _is_date(y, m, d):
-    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
-    return 1 <= m <= 12 and 1 <= d <= _DAYS[m - 1] + (1 if m == 2 and leap else 0)
-
-
-def _is_date_string(s):
-    m = _DATE.fullmatch(s)
-    return m is not None and _is_date(*(int(g) for g in m.groups()))
-
-
-def _is_date_time(s):
-    m = _DATE_TIME.fullmatch(s)
-    if m is None:
-        return False
-    y, mo, d, h, mi, sec, oh, om = (int(g or 0) for g in m.groups())
-    return _is_date(y, mo, d) and h < 24 and mi < 60 and sec < 60 and oh < 24 and om < 60
-
-
-# The string formats of schema 1.21.0, read as the Go reference reads them; a
-# format not named here holds any string.
-_FORMATS = {
-    "email": lambda s: _EMAIL.fullmatch(s) is not None,
-    "uri": lambda s: _URI.fullmatch(s) is not None,
-    "date": _is_date_string,
-    "date-time": _is_date_time,
-}
-
-
-def _decimal(v):
-    # A JSON number's exact value, or None for anything else, booleans
-    # included. A number that keeps its JSON text (as the kit's do) is read
-    # from it, so that 9007199254740993.0 is not rounded to a float.
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    text = getattr(v, "text", None)
-    if isinstance(text, str):
-        return Decimal(text)
-    if isinstance(v, float) and (v != v or abs(v) == float("inf")):
-        return None
-    return Decimal(v)
-
-
-def _is_string_array(v):
-    return isinstance(v, list) and all(isinstance(item, str) for item in v)
 
 
 def _show_json(v):
