@@ -38,7 +38,7 @@
 import { RequestError, methods } from "@agentclientprotocol/sdk";
 // The kit's judge of a form's content (content.mjs), called where ACP says
 // an agent SHOULD validate again (ELI-3).
-import { contentProblems } from "../content.mjs";
+import { contentProblems } from "acpconform-kit";
 
 // Wire names of the typed-choice form (CONTRACT SCH-2..5).
 export const CHOICE_PROPERTY = "choice";
