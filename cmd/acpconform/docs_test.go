@@ -26,6 +26,7 @@ func TestDocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the documents' commands")
 	}
+	t.Parallel()
 	// Not this test binary: built with -race, it runs a catalogue about
 	// eight times slower, and the documents' commands are checked for
 	// what they print, not for data races (TestHostileRaceFreeRelayRun).

@@ -246,6 +246,7 @@ func TestBaselineForPullRequests(t *testing.T) {
 }
 
 func TestAgentWithoutProbe(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	prompt := `{"acpconform":1,"op":"ask_choice","question":"Choose","choices":[{"value":1,"label":"One"},{"value":2,"label":"Two","default":true}]}`
 	r := acpconform(t, nil, "agent", "--no-probe", "--prompt", prompt, "--", bin, "reference-agent")
@@ -338,6 +339,7 @@ func allOf(set map[string]bool, rules []string) bool {
 }
 
 func TestClientListening(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	connectUntilDone(testbound.Context(t), t, bin, filepath.Join(t.TempDir(), "r.json"))
 }

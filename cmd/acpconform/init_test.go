@@ -125,6 +125,7 @@ func TestStartersRunWithoutTheClone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds acpconform and three starters")
 	}
+	t.Parallel()
 	git := needtool.Path(t, "git", "git")
 	needtool.Path(t, "npm", "npm")
 	needtool.Path(t, "python3", "python3")

@@ -22,6 +22,7 @@ func listedIDs(t *testing.T, r result) (head string, ids []string) {
 // flags selects, for the catalogue --for names, and a selection of none
 // is a usage error with the hint a run gives.
 func TestListSelection(t *testing.T) {
+	t.Parallel()
 	r := acpconform(t, nil, "list", "--check", "TOK-2/*")
 	expectCode(t, r, 0)
 	head, ids := listedIDs(t, r)

@@ -60,6 +60,7 @@ func TestRelayChecksTheMirror(t *testing.T) {
 }
 
 func TestServeWithTokenAndCheckOverURL(t *testing.T) {
+	t.Parallel()
 	url := startServing(t, []string{"ACPCONFORM_TEST_TOKEN=s3cret"}, "serve", "--token-env", "ACPCONFORM_TEST_TOKEN")
 	r := acpconform(t, []string{"ACPCONFORM_TEST_TOKEN=s3cret"}, "agent", "--url", url, "--token-env", "ACPCONFORM_TEST_TOKEN")
 	expectCode(t, r, 0)

@@ -60,6 +60,7 @@ func TestRunChecksEveryRule(t *testing.T) {
 // TestAReportToStdout: a report path of - writes that report to stdout,
 // and no file named -; the summary for people goes to stderr then.
 func TestAReportToStdout(t *testing.T) {
+	t.Parallel()
 	bin, _ := binaries(t)
 	for _, flag := range []string{"--json", "--summary", "--junit"} {
 		dir := t.TempDir()

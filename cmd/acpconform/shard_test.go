@@ -330,6 +330,7 @@ func TestAShardWithNothingToRun(t *testing.T) {
 
 // TestAShardThatCouldNotRun makes the merged run could not run, naming it.
 func TestAShardThatCouldNotRun(t *testing.T) {
+	t.Parallel()
 	parts := shards(t, 2, "agent", "--startup-timeout", "5s", "--", "false")
 	expectCode(t, parts[0], 3)
 	merged := merge(t, parts)

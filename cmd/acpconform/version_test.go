@@ -26,6 +26,7 @@ func TestVersionNamesTheCommitOfTheClone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds acpconform")
 	}
+	t.Parallel()
 	git := needtool.Path(t, "git", "git")
 	ctx := testbound.Context(t)
 	clone := filepath.Join(t.TempDir(), "acpconform")
