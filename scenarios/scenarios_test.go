@@ -211,7 +211,9 @@ func checkList(r Report) string {
 		x.title = reports.Name(s.ContainerHierarchyTexts[1:], s.LeafNodeText)
 		rows = append(rows, x)
 	}
-	sort.Slice(rows, func(i, j int) bool {
+	// Stable: the checks of one table declared in a loop share a line, and
+	// keep the order they run in.
+	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.rule != b.rule {
 			return a.rule < b.rule
