@@ -123,17 +123,19 @@ type Renamed struct {
 // baselines do, by its full name.
 func (b *Baseline) Judge(checks []Check) Judgement {
 	var v Judgement
-	entry := map[string]Known{}
+	entry, byName := map[string]Known{}, map[string]Known{}
 	if b != nil {
 		for _, k := range b.Known {
 			entry[k.Check] = k
+			byName[spacedName(k.Check)] = k
 		}
 	}
 	matched := map[string]string{} // entry -> the state of its check
 	for _, c := range checks {
 		k, listed := entry[c.Key()]
-		if !listed && c.ID != "" {
-			if k, listed = entry[c.Name]; listed {
+		if !listed {
+			k, listed = byName[spacedName(c.Name)]
+			if listed && c.ID != "" {
 				v.Renamed = append(v.Renamed, Renamed{Known: k, ID: c.ID})
 			}
 		}
@@ -196,15 +198,24 @@ func (v Judgement) Problems(file string) []string {
 // reason is the baseline's reason for a known failure of c, whose entry
 // names it by ID or, as older baselines do, by its full name.
 func (b *Baseline) reason(c Check) string {
-	for _, key := range []string{c.Key(), c.Name} {
-		for _, k := range b.Known {
-			if k.Check == key {
-				return k.Reason
-			}
+	for _, k := range b.Known {
+		if k.Check == c.Key() {
+			return k.Reason
+		}
+	}
+	for _, k := range b.Known {
+		if spacedName(k.Check) == spacedName(c.Name) {
+			return k.Reason
 		}
 	}
 	return ""
 }
+
+// spacedName is a check's full name as baselines wrote it before a colon
+// ended each of its containers' texts ([Name]): "SCH: what ask_choice
+// sends: sends one form" and "SCH: what ask_choice sends sends one form"
+// are one check's. Both become "SCH what ask_choice sends sends one form".
+func spacedName(name string) string { return strings.ReplaceAll(name, ": ", " ") }
 
 // File is where the baseline was read from; "" for none.
 func (b *Baseline) File() string {

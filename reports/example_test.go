@@ -68,3 +68,13 @@ func ExampleExplainLine() {
 	fmt.Println(reports.ExplainLine("TOK-2"))
 	// Output: acpconform explain TOK-2
 }
+
+// A check's name ends each container's text with a colon, once: the area's
+// title, then a group whose text ends with one, then the check's own.
+func ExampleName() {
+	fmt.Println(reports.Name([]string{"", "SCH: what ask_choice sends"}, "sends one form request"))
+	fmt.Println(reports.Name([]string{"CLI: a client under test", "answers as its scripted user says:"}, "decline"))
+	// Output:
+	// SCH: what ask_choice sends: sends one form request
+	// CLI: a client under test: answers as its scripted user says: decline
+}

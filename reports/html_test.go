@@ -111,10 +111,10 @@ func TestHTMLDrawsTheAttemptsOfARerun(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s: %s, %d marked", name, strings.Join(parts, " "), strings.Count(a, ` blame"><summary>`)))
 	}
 	want := []string{
-		"TOK: reading fresh at once: [: ], 1 marked",
-		"TOK: reading failed alike: [attempt 1, on a connection shared with earlier checks: failed] [attempt 2, on a fresh connection: failed again], 2 marked",
-		"TOK: reading failed otherwise: [attempt 1, on a connection shared with earlier checks: failed] [attempt 2, on a fresh connection: failed again], 2 marked",
-		"TOK: reading passed fresh: [attempt 1, on a connection shared with earlier checks: failed] [attempt 2, on a fresh connection: passed], 1 marked",
+		"TOK: reading: fresh at once: [: ], 1 marked",
+		"TOK: reading: failed alike: [attempt 1, on a connection shared with earlier checks: failed] [attempt 2, on a fresh connection: failed again], 2 marked",
+		"TOK: reading: failed otherwise: [attempt 1, on a connection shared with earlier checks: failed] [attempt 2, on a fresh connection: failed again], 2 marked",
+		"TOK: reading: passed fresh: [attempt 1, on a connection shared with earlier checks: failed] [attempt 2, on a fresh connection: passed], 1 marked",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the failures:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

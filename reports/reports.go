@@ -444,16 +444,24 @@ func joinTranscripts(ts []Transcript, rerun bool) string {
 }
 
 // Name is a check's name in reports: the texts of its containers and its
-// own, joined by spaces; the containers without text (the run's, each
-// catalogue's) leave no trace.
+// own, each container's ended by a colon unless it ends with one, so that
+// an area's description and the check's own words do not run together
+// ("SCH: what ask_choice sends: sends one form request ..."); the
+// containers without text (the run's, each catalogue's) leave no trace.
 func Name(containers []string, leaf string) string {
-	var words []string
-	for _, t := range append(containers, leaf) {
-		if t != "" {
-			words = append(words, t)
+	var b strings.Builder
+	for _, t := range append(slices.Clone(containers), leaf) {
+		switch {
+		case t == "":
+			continue
+		case strings.HasSuffix(b.String(), ":"): // "its scripted user says:"
+			b.WriteString(" ")
+		case b.Len() > 0:
+			b.WriteString(": ")
 		}
+		b.WriteString(t)
 	}
-	return strings.Join(words, " ")
+	return b.String()
 }
 
 // WithoutAttempt is the failure of a check's earlier attempt as Ginkgo keeps
@@ -476,7 +484,7 @@ func (c Check) Key() string {
 
 // Heading names a check for people: its ID (between quote marks, such as
 // "`" in Markdown), the rules and level it checks, and its title:
-// `TOK-2/leading-zero` (TOK-2 MUST): TOK: reading the answer refuses ...
+// `TOK-2/leading-zero` (TOK-2 MUST): TOK: reading the answer: refuses ...
 func (c Check) Heading(quote string) string { return c.heading(quoted(quote), plain) }
 
 // heading is Heading with the ID shown by id, and the rest by text.

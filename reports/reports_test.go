@@ -88,7 +88,7 @@ func TestFromGinkgoReadsEveryState(t *testing.T) {
 		t.Fatalf("%d checks, want 8", len(checks))
 	}
 	c := checks[1]
-	if c.Name != "TOK: reading refuses choice_01" || c.Area != "TOK" || c.Level != "MUST" || c.Role != "agent" ||
+	if c.Name != "TOK: reading: refuses choice_01" || c.Area != "TOK" || c.Level != "MUST" || c.Role != "agent" ||
 		strings.Join(c.Rules, ",") != "TOK-2" || !c.Failed() || c.Transcript == "" || c.Diagnostics != "panic: boom" || c.Location != "tok.go:42" {
 		t.Errorf("check = %+v", c)
 	}
@@ -238,7 +238,7 @@ func TestJUnitReadsBack(t *testing.T) {
 		}
 		return c.Name
 	}
-	if _, ok := byName["TOK-2/leading-zero: TOK: reading refuses choice_01"]; !ok {
+	if _, ok := byName["TOK-2/leading-zero: TOK: reading: refuses choice_01"]; !ok {
 		t.Errorf("no JUnit testcase named by its ID first: %v", s.Tests)
 	}
 	for _, c := range r.Checks {
@@ -263,12 +263,12 @@ func TestJUnitReadsBack(t *testing.T) {
 			t.Errorf("%q: JUnit failure %v, report %q", c.Name, tc.Error, c.Failure)
 		}
 	}
-	if got := byName["TOK-2/leading-zero: TOK: reading refuses choice_01"]; got.SystemOut != "+0.0001s -> {}\n+0.0002s <- {}" || got.SystemErr != "panic: boom" {
+	if got := byName["TOK-2/leading-zero: TOK: reading: refuses choice_01"]; got.SystemOut != "+0.0001s -> {}\n+0.0002s <- {}" || got.SystemErr != "panic: boom" {
 		t.Errorf("transcript and stderr: out %q, err %q", got.SystemOut, got.SystemErr)
 	}
 	// The schema has no properties of a testcase: its rules are in the
 	// explain lines of its failure, with the command that runs it again.
-	failed := byName["TOK-2/leading-zero: TOK: reading refuses choice_01"]
+	failed := byName["TOK-2/leading-zero: TOK: reading: refuses choice_01"]
 	for _, want := range []string{"the subject reported accepted", "location:     tok.go:42", "run it again: acpconform agent --check TOK-2/leading-zero -v", "the rule:     acpconform explain TOK-2"} {
 		if failed.Error == nil || !strings.Contains(failed.Error.Error(), want) {
 			t.Errorf("the failure of TOK-2/leading-zero does not say %q: %v", want, failed.Error)
@@ -298,7 +298,7 @@ func TestJUnitReportsKnownFailuresApart(t *testing.T) {
 		t.Errorf("the run's suite counts %+v, want the known failure in neither its skips nor its failures", s.Totals)
 	}
 	tc := suites[1].Tests[0]
-	if tc.Name != "TOK-2/leading-zero: TOK: reading refuses choice_01" || tc.Status != junit.StatusSkipped || !strings.Contains(tc.Message, "known failure: we accept choice_01") {
+	if tc.Name != "TOK-2/leading-zero: TOK: reading: refuses choice_01" || tc.Status != junit.StatusSkipped || !strings.Contains(tc.Message, "known failure: we accept choice_01") {
 		t.Errorf("a known failure in JUnit: %q %s %q", tc.Name, tc.Status, tc.Message)
 	}
 	if !regexp.MustCompile(`<skipped message="[^"]*" type="known failure">`).MatchString(buf.String()) {
@@ -339,11 +339,11 @@ func TestJSONAndMarkdown(t *testing.T) {
 		"1 passed, 3 failed (2 MUST), 1 skipped, 0 deselected in 2.00s",
 		"| TOK | 1 | 1 | 0 |",
 		"| FB | 0 | 0 | 1 |",
-		"**FAILED** `TOK-2/leading-zero` (TOK-2 MUST): TOK: reading refuses choice_01",
+		"**FAILED** `TOK-2/leading-zero` (TOK-2 MUST): TOK: reading: refuses choice_01",
 		"\n\nthe subject reported accepted\n",
 		"The subject's process was killed by signal SIGSEGV (segmentation fault).",
 		"<details><summary>transcript</summary>",
-		"**FAILED** (CLI-4 SHOULD): CLI: clients answers -32602",
+		"**FAILED** (CLI-4 SHOULD): CLI: clients: answers -32602",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("summary lacks %q:\n%s", want, md)
@@ -484,7 +484,7 @@ func TestBaselinesNameChecksByIDAndStillByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(written)
-	for _, want := range []string{"# TOK: reading refuses choice_01\n", "check: TOK-2/leading-zero\n", "check: RTE-7/close-ends-choice\n"} {
+	for _, want := range []string{"# TOK: reading: refuses choice_01\n", "check: TOK-2/leading-zero\n", "check: RTE-7/close-ends-choice\n"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the written baseline lacks %q:\n%s", want, data)
 		}

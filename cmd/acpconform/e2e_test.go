@@ -159,7 +159,7 @@ func TestBrokenAgentFails(t *testing.T) {
 	if !r.failedRules()["TOK-2"] || r.report.Succeeded {
 		t.Errorf("the mutant accepting choice_01 did not fail TOK-2: %v", r.failedRules())
 	}
-	if !strings.Contains(r.stdout, "(TOK-2 MUST): TOK: reading the answer refuses") {
+	if !strings.Contains(r.stdout, "(TOK-2 MUST): TOK: reading the answer: refuses") {
 		t.Errorf("summary lacks the failure:\n%s", r.stdout)
 	}
 	md, _ := os.ReadFile(filepath.Join(r.dir, "summary.md"))

@@ -112,7 +112,7 @@ func TestExplainCheck(t *testing.T) {
 	r := acpconform(t, nil, "explain", "tok-2/leading-zero") // as typed, in any case
 	expectCode(t, r, 0)
 	for _, want := range []string{
-		"TOK-2/leading-zero (MUST, agent role)\nTOK: reading the answer refuses every accept",
+		"TOK-2/leading-zero (MUST, agent role)\nTOK: reading the answer: refuses every accept",
 		"\nrun it:    acpconform agent --check TOK-2/leading-zero -v -- <your agent's command>\n",
 		"           acpconform run --check TOK-2/leading-zero -v   (against the reference built in)\n",
 		"\nTOK-2 (MUST, agent role, area TOK)\nsource: seed: \"an accepted response must still contain one of the offered\n        tokens\"; \"raises InvalidElicitationResponseError\"\n\n" + wrap(suite.MustLookup("TOK-2").Text, 76) + "\n",
