@@ -22,7 +22,7 @@ func bounded(r Run) Run {
 	r.Dealt = boundedLines(r.Dealt)
 	checks := make([]Check, len(r.Checks))
 	for i, c := range r.Checks {
-		for _, f := range []*string{&c.ID, &c.Name, &c.Area, &c.Level, &c.Role, &c.SkipReason, &c.Known, &c.Location, &c.Process, &c.Rerun, &c.Again, &c.NotOffered} {
+		for _, f := range []*string{&c.ID, &c.Name, &c.Area, &c.Level, &c.Role, &c.SkipReason, &c.Known, &c.Location, &c.FailedAt, &c.Process, &c.Rerun, &c.Again, &c.NotOffered} {
 			*f = oneLine(*f)
 		}
 		c.Rules = boundedLines(c.Rules)

@@ -130,7 +130,10 @@ func failureBody(c Check) []string {
 	}
 	out = append(out, "")
 	if c.Location != "" {
-		out = append(out, "location:     "+c.Location)
+		out = append(out, "scenario:     "+c.Location)
+	}
+	if c.FailedAt != "" {
+		out = append(out, "failed at:    "+c.FailedAt)
 	}
 	return append(out, c.NextSteps()...)
 }

@@ -67,21 +67,25 @@ const (
 
 // Check is one check of a run, as reports show it.
 type Check struct {
-	ID          string   `json:"id,omitempty"` // stable: TOK-2/leading-zero
-	Name        string   `json:"name"`
-	Area        string   `json:"area"`
-	Rules       []string `json:"rules"`
-	Level       string   `json:"level"` // MUST or SHOULD
-	Role        string   `json:"role"`  // agent, client or relay
-	State       string   `json:"state"` // passed, failed, interrupted, error, skipped, deselected
-	Seconds     float64  `json:"seconds"`
-	Failure     string   `json:"failure,omitempty"`
-	SkipReason  string   `json:"skipReason,omitempty"`
-	Known       string   `json:"known,omitempty"` // the baseline's reason for a known failure
-	Location    string   `json:"location,omitempty"`
-	Process     string   `json:"process,omitempty"` // how the subject's process ended, when it died during the check
-	Transcript  string   `json:"transcript,omitempty"`
-	Diagnostics string   `json:"diagnostics,omitempty"`
+	ID         string   `json:"id,omitempty"` // stable: TOK-2/leading-zero
+	Name       string   `json:"name"`
+	Area       string   `json:"area"`
+	Rules      []string `json:"rules"`
+	Level      string   `json:"level"` // MUST or SHOULD
+	Role       string   `json:"role"`  // agent, client or relay
+	State      string   `json:"state"` // passed, failed, interrupted, error, skipped, deselected
+	Seconds    float64  `json:"seconds"`
+	Failure    string   `json:"failure,omitempty"`
+	SkipReason string   `json:"skipReason,omitempty"`
+	Known      string   `json:"known,omitempty"`    // the baseline's reason for a known failure
+	Location   string   `json:"location,omitempty"` // the check's own line, as explain says it: scenarios/tok.go:56
+	// FailedAt is, for a failed check, the line its failure was raised at
+	// when that is not Location: an assertion in the scenario's body, or
+	// in a helper it calls.
+	FailedAt    string `json:"failedAt,omitempty"`
+	Process     string `json:"process,omitempty"` // how the subject's process ended, when it died during the check
+	Transcript  string `json:"transcript,omitempty"`
+	Diagnostics string `json:"diagnostics,omitempty"`
 	// Rerun says the check failed on a connection it shared with earlier
 	// checks and was run again on a fresh one, whose result it reports.
 	Rerun string `json:"rerun,omitempty"`
@@ -319,8 +323,8 @@ func checkOf(s types.SpecReport, selected func(labels []string) bool, interrupte
 			c.Failure += timedOut(s)
 		}
 		c.Failure = elide.Head(c.Failure, MaxFailure)
-		if s.Failure.Location.FileName != "" && !ses1 {
-			c.Location = relative(s.Failure.Location)
+		if at := relative(s.Failure.Location); s.Failure.Location.FileName != "" && !ses1 && at != c.Location {
+			c.FailedAt = at
 		}
 	}
 	var transcripts []Transcript

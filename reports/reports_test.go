@@ -30,6 +30,7 @@ func spec(container, text string, state types.SpecState, labels []string, failur
 		State:                    state,
 		RunTime:                  10 * time.Millisecond,
 		ReportEntries:            entries,
+		LeafNodeLocation:         types.CodeLocation{FileName: "tok.go", LineNumber: 30},
 	}
 	if failure != "" {
 		s.Failure = types.Failure{Message: failure, Location: types.CodeLocation{FileName: "tok.go", LineNumber: 42}}
@@ -89,7 +90,8 @@ func TestFromGinkgoReadsEveryState(t *testing.T) {
 	}
 	c := checks[1]
 	if c.Name != "TOK: reading: refuses choice_01" || c.Area != "TOK" || c.Level != "MUST" || c.Role != "agent" ||
-		strings.Join(c.Rules, ",") != "TOK-2" || !c.Failed() || c.Transcript == "" || c.Diagnostics != "panic: boom" || c.Location != "tok.go:42" {
+		strings.Join(c.Rules, ",") != "TOK-2" || !c.Failed() || c.Transcript == "" || c.Diagnostics != "panic: boom" ||
+		c.Location != "tok.go:30" || c.FailedAt != "tok.go:42" {
 		t.Errorf("check = %+v", c)
 	}
 	for i, want := range []string{"passed", "failed", "failed", "skipped", "failed", "deselected", "interrupted", "failed"} {
@@ -269,7 +271,7 @@ func TestJUnitReadsBack(t *testing.T) {
 	// The schema has no properties of a testcase: its rules are in the
 	// explain lines of its failure, with the command that runs it again.
 	failed := byName["TOK-2/leading-zero: TOK: reading: refuses choice_01"]
-	for _, want := range []string{"the subject reported accepted", "location:     tok.go:42", "run it again: acpconform agent --check TOK-2/leading-zero -v", "the rule:     acpconform explain TOK-2"} {
+	for _, want := range []string{"the subject reported accepted", "scenario:     tok.go:30", "failed at:    tok.go:42", "run it again: acpconform agent --check TOK-2/leading-zero -v", "the rule:     acpconform explain TOK-2"} {
 		if failed.Error == nil || !strings.Contains(failed.Error.Error(), want) {
 			t.Errorf("the failure of TOK-2/leading-zero does not say %q: %v", want, failed.Error)
 		}

@@ -132,7 +132,7 @@ func TestTerminalShowsOneMistakeOnOneScreen(t *testing.T) {
 	long := strings.Repeat("x", 1<<20)
 	many := strings.Repeat("a line of its own\n", 100000)
 	check := reports.Check{
-		ID: "TOK-2/leading-zero", Name: "TOK: reading the answer refuses every accept without a canonical offered token, default or not a leading zero, " + long[:300],
+		ID: "TOK-2/leading-zero", Name: "TOK: reading the answer: refuses every accept without a canonical offered token, default or not: a leading zero, " + long[:300],
 		Area: "TOK", Rules: []string{"TOK-2"}, Level: "MUST", Role: "agent", State: reports.StateFailed,
 		Failure:     "the agent reported accepted choice 1: " + long + "\n" + many,
 		Process:     "exited with status 1 during the check: " + long,

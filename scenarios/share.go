@@ -110,7 +110,8 @@ func (e *env) connectShared(ctx context.Context, cfg client.Config) *fixture {
 		e.share.usedShared = true // a new connection is as fresh as --isolate's
 		e.share.earlier = f.sessions
 		f.mc.Reset()
-		f.mc.Transcript().Note(reports.NoteNewCheck + CurrentSpecReport().FullText())
+		s := CurrentSpecReport()
+		f.mc.Transcript().Note(reports.NoteNewCheck + reports.Name(s.ContainerHierarchyTexts, s.LeafNodeText))
 	} else {
 		if f != nil {
 			f.close()

@@ -172,6 +172,21 @@ func TestBrokenAgentFails(t *testing.T) {
 			t.Errorf("TOK-2/leading-zero's transcript lacks its own answer, choice_01:\n%s", c.Transcript)
 		}
 	}
+	// The report and explain give one check one line, its scenario's; the
+	// report adds where it failed.
+	explained := acpconform(t, nil, "explain", "TOK-2/leading-zero")
+	for _, c := range r.report.Checks {
+		if c.ID != "TOK-2/leading-zero" {
+			continue
+		}
+		if want := "scenario:  " + c.Location + "\n"; c.Location == "" || !strings.Contains(explained.stdout, want) {
+			t.Errorf("the report puts TOK-2/leading-zero at %q, and explain does not say %q:\n%s", c.Location, want, explained.stdout)
+		}
+		junit, _ := os.ReadFile(filepath.Join(r.dir, "junit.xml"))
+		if c.FailedAt == "" || !strings.Contains(string(junit), "scenario:     "+c.Location+"&#xA;failed at:    "+c.FailedAt+"&#xA;") {
+			t.Errorf("report.json says TOK-2/leading-zero, of %s, failed at %q, and junit.xml does not say so:\n%s", c.Location, c.FailedAt, junit)
+		}
+	}
 }
 
 // giveReasons replaces the TODO reasons --write-baseline wrote in the
