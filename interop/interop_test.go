@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpconform/acpconform/internal/needtool"
 	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/internal/testcost/budget"
@@ -81,6 +82,10 @@ func setUp() (int, error) {
 	if python3, err = exec.LookPath("python3"); err != nil {
 		return 1, fmt.Errorf("the interop tests need Python 3.9 or newer (python3 on the PATH): %v", err)
 	}
+	// The tests start Python hundreds of times: not through a shim.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	python3 = needtool.Python3(ctx, python3)
+	cancel()
 	pyAgent = filepath.Join(pyKit, "example", "agent.py")
 	dir, err := os.MkdirTemp("", "acpconform-interop")
 	if err != nil {
