@@ -78,3 +78,14 @@ func ExampleName() {
 	// SCH: what ask_choice sends: sends one form request
 	// CLI: a client under test: answers as its scripted user says: decline
 }
+
+// A run of several subjects of one role names each check after its
+// subject's container first; Within finds it.
+func ExampleWithin() {
+	name := reports.Name([]string{"reference mirror (in-process)", "REL: a relay under test"}, "keeps ids")
+	fmt.Println(reports.Within(name, "reference mirror (in-process)"))
+	fmt.Println(reports.Within(name, "reference mirror"))
+	// Output:
+	// REL: a relay under test: keeps ids true
+	//  false
+}

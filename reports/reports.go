@@ -468,6 +468,19 @@ func Name(containers []string, leaf string) string {
 	return b.String()
 }
 
+// Within reports whether a check's name, as [Name] makes it, starts with
+// container's text, and returns the rest of the name after it.
+func Within(name, container string) (rest string, ok bool) {
+	sep := ": "
+	if strings.HasSuffix(container, ":") {
+		sep = " "
+	}
+	if rest, ok := strings.CutPrefix(name, container+sep); ok {
+		return rest, true
+	}
+	return "", false
+}
+
 // WithoutAttempt is the failure of a check's earlier attempt as Ginkgo keeps
 // it, without the words Ginkgo puts before it.
 func WithoutAttempt(msg string) string {

@@ -629,7 +629,7 @@ func (c *checking) subjectOf(ch reports.Check) string {
 	}
 	label, longest := "", 0
 	for i, s := range c.subjects {
-		if string(s.Role()) == ch.Role && roles[s.Role()] > 1 && strings.HasPrefix(ch.Name, s.Name()+" ") && len(s.Name()) > longest {
+		if _, within := reports.Within(ch.Name, s.Name()); string(s.Role()) == ch.Role && roles[s.Role()] > 1 && within && len(s.Name()) > longest {
 			label, longest = subjectLabel(i), len(s.Name())
 		}
 	}

@@ -66,7 +66,9 @@ func catalogueChecks() (checks []reports.Check, inProcess map[string]bool) {
 		}
 		seen[c.Key()] = true
 		for _, s := range subjects { // the container of a role's several subjects
-			c.Name = strings.TrimPrefix(c.Name, s.Name()+" ")
+			if rest, ok := reports.Within(c.Name, s.Name()); ok {
+				c.Name = rest
+			}
 		}
 		checks = append(checks, c)
 	}

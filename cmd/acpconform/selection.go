@@ -124,7 +124,7 @@ func dryRun(ctx context.Context, command string, s subjects, filter string, f *c
 // name leads the check's, as the container catalogues declares.
 func subjectOf(ch reports.Check, list []suite.Subject) string {
 	for _, s := range list {
-		if strings.HasPrefix(ch.Name, s.Name()+" ") {
+		if _, ok := reports.Within(ch.Name, s.Name()); ok {
 			return s.Name()
 		}
 	}
