@@ -414,7 +414,7 @@ var Variants = []Mutant{
 }
 
 // overStdio are the mutants that only an agent process on stdio shows:
-// each runs `acpconform agent -- <mutant> reference-agent` with the
+// each runs `acpconform agent -- <mutant>/acpconform-reference-agent` with the
 // checks of the rules given, not the whole catalogue in-process. (A
 // process that outlives its stdin costs every check of a full run the
 // stop grace.)
@@ -435,7 +435,7 @@ var overStdio = map[string][]string{
 // Role is the role the mutated reference plays: a mutant of the reference
 // client (a File under ../kit/probeclient/, or the kit's client.go under it) is
 // checked as a client, with
-// `acpconform client -- <mutant> reference-client`; every other mutant with
+// `acpconform client -- <mutant>/acpconform-reference-client`; every other mutant with
 // `acpconform run`, whose reference agent is built in.
 func (m Mutant) Role() suite.Role {
 	if strings.HasPrefix(m.File, "../kit/probeclient/") || m.File == "../kit/client.go" {
@@ -500,9 +500,14 @@ func (m Mutant) Build(root, dir string) (string, error) {
 	return bin, nil
 }
 
-// build builds acpconform from root with overlay into bin.
+// build builds acpconform from root with overlay into bin, and beside it
+// the reference agent and client alone (acpconform-reference-agent and
+// acpconform-reference-client), which a catalogue over stdio starts once
+// per check.
 func build(root, overlay, bin string) (string, error) {
-	cmd := exec.Command("go", append(append([]string{"build", "-overlay", overlay}, buildFlags...), "-o", bin, "./cmd/acpconform")...)
+	dir := filepath.Dir(bin) + string(filepath.Separator)
+	cmd := exec.Command("go", append(append([]string{"build", "-overlay", overlay}, buildFlags...), "-o", dir,
+		"./cmd/acpconform", "./cmd/acpconform-reference-agent", "./cmd/acpconform-reference-client")...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), buildGOGC)
 	if out, err := cmd.CombinedOutput(); err != nil {

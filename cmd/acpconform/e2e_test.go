@@ -46,7 +46,10 @@ func binaries(t *testing.T) (string, string) {
 		}
 		built = filepath.Join(binDir, "acpconform")
 		// -trimpath, as releases are: the build cache serves it from any clone.
-		if out, err := exec.Command("go", "build", "-trimpath", "-o", built, ".").CombinedOutput(); err != nil {
+		// Beside it the reference agent and client alone (slim), for tests
+		// whose subject starts once per check and is not the CLI's own
+		// command under test.
+		if out, err := exec.Command("go", "build", "-trimpath", "-o", binDir+string(filepath.Separator), ".", "../acpconform-reference-agent", "../acpconform-reference-client").CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 			return
 		}
@@ -66,6 +69,15 @@ func binaries(t *testing.T) (string, string) {
 		t.Fatal(buildErr)
 	}
 	return built, mutant
+}
+
+// slim returns the reference agent's and client's binaries of binaries'
+// build (acpconform-reference-agent, acpconform-reference-client): they
+// start in a fifth of the CLI's CPU time.
+func slim(t *testing.T) (agent, client string) {
+	bin, _ := binaries(t)
+	dir := filepath.Dir(bin)
+	return filepath.Join(dir, "acpconform-reference-agent"), filepath.Join(dir, "acpconform-reference-client")
 }
 
 func TestMain(m *testing.M) {
@@ -289,7 +301,7 @@ func TestAgentWithoutProbe(t *testing.T) {
 // every client mutant by the mutants' test.)
 func TestClient(t *testing.T) {
 	t.Parallel()
-	bin, _ := binaries(t)
+	_, client := slim(t) // the client alone: a check starts it once
 	// Each broken variant fails a check of every rule it breaks: a valid
 	// answer unlike its instruction is CLI-5's. A client without the route
 	// breaks them for every shape and mode (ELI-4, ELI-5; and ELI-7, which
@@ -303,7 +315,7 @@ func TestClient(t *testing.T) {
 		"meta-intolerant":    {"CLI-3"},
 		"ignores-user":       {"CLI-5"},
 	} {
-		r := acpconform(t, nil, "client", "--id", strings.Join(rules, ","), "--", bin, "reference-client", "--broken", broken)
+		r := acpconform(t, nil, "client", "--id", strings.Join(rules, ","), "--", client, "--broken", broken)
 		expectCode(t, r, 1)
 		if failed := r.failedRules(); len(failed) != len(rules) || !allOf(failed, rules) {
 			t.Errorf("--broken %s failed %v, want %v alone", broken, failed, rules)
@@ -320,7 +332,7 @@ func TestClient(t *testing.T) {
 			t.Errorf("%s failed without the hint to run with --no-scripted-user:\n%s", c.ID, c.Failure)
 		}
 	}
-	r := acpconform(t, nil, "client", "--no-scripted-user", "--id", "CLI-2,CLI-5", "--", bin, "reference-client", "--broken", "ignores-user")
+	r := acpconform(t, nil, "client", "--no-scripted-user", "--id", "CLI-2,CLI-5", "--", client, "--broken", "ignores-user")
 	expectCode(t, r, 0)
 	for _, c := range r.report.Checks {
 		if strings.HasPrefix(c.ID, "CLI-5/") && (c.State != reports.StateSkipped || !strings.Contains(c.SkipReason, "--no-scripted-user")) {
@@ -329,14 +341,14 @@ func TestClient(t *testing.T) {
 	}
 	// CLI-4 is a SHOULD: reported, never fatal; and a client that advertises
 	// no form gets no form to answer, so no MUST check runs.
-	r = acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", "accepts-unadvertised")
+	r = acpconform(t, nil, "client", "--", client, "--broken", "accepts-unadvertised")
 	expectCode(t, r, 4)
 	if !r.failedRules()["CLI-4"] {
 		t.Errorf("accepts-unadvertised did not fail CLI-4: %v", r.failedRules())
 	}
 	// ELI-6 likewise: a URL elicitation accepted where only form was
 	// advertised is reported, and the client stays conformant.
-	r = acpconform(t, nil, "client", "--", bin, "reference-client", "--broken", "accepts-unadvertised-url")
+	r = acpconform(t, nil, "client", "--", client, "--broken", "accepts-unadvertised-url")
 	expectCode(t, r, 0)
 	if failed := r.failedRules(); len(failed) != 1 || !failed["ELI-6"] {
 		t.Errorf("accepts-unadvertised-url failed %v, want ELI-6 alone", failed)

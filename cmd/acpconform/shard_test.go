@@ -288,8 +288,9 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 func TestShardsOfEachCatalogue(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
+	_, client := slim(t)
 	for _, args := range [][]string{
-		{"client", "--", bin, "reference-client"},
+		{"client", "--", client},
 		{"relay", "--", bin, "mirror", "{url}", "--unstable-protocol"},
 	} {
 		whole := acpconform(t, nil, args...)

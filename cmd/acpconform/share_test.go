@@ -9,13 +9,15 @@ import (
 	"github.com/acpconform/acpconform/reports"
 )
 
-// TestSharingKeepsTheVerdicts: against the reference agent over stdio,
+// TestSharingKeepsTheVerdicts: against the reference agent over stdio
+// (acpconform-reference-agent),
 // every check passes and has the same state whether the checks share
 // processes or each has its own (--isolate), and sharing starts far fewer
 // processes.
 func TestSharingKeepsTheVerdicts(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
+	agent, _ := slim(t) // the agent alone: --isolate starts it once per check
 	dir := t.TempDir()
 	count := filepath.Join(dir, "count.sh") // logs each start of the agent
 	starts := filepath.Join(dir, "starts")
@@ -27,7 +29,7 @@ func TestSharingKeepsTheVerdicts(t *testing.T) {
 	for i, mode := range []string{"--isolate", "--isolate=false"} {
 		_ = os.Remove(starts)
 		out := filepath.Join(dir, mode+".json")
-		cmd := exec.Command(bin, "agent", mode, "--json", out, "--junit", "", "--summary", "", "--", count, bin, "reference-agent")
+		cmd := exec.Command(bin, "agent", mode, "--json", out, "--junit", "", "--summary", "", "--", count, agent)
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("acpconform agent %s: %v\n%s", mode, err, b)
 		}

@@ -2,6 +2,7 @@ package probeclient
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -65,9 +66,9 @@ func Play(ctx context.Context, w io.Writer, r io.Reader, o Options, log *slog.Lo
 	return nil
 }
 
-const usage = `usage: acpconform reference-client [flags]
+const usage = `usage: acpconform reference-client [flags], or acpconform-reference-client [flags]
 
-Plays the reference client of PROBE.md §2 on stdin/stdout, or against a
+Plays the reference client of docs/probe.md §2 on stdin/stdout, or against a
 WebSocket agent: advertises form elicitation, opens a session, sends one
 prompt and answers every elicitation/create as its scripted-user instruction
 ("_meta": {"acpconform/user": {"action": ..., "pick": ...}}) says, refusing
@@ -79,7 +80,9 @@ closing the dialog. It exits 0 when the prompt turn ends, 1 on an error.
 flags:
 `
 
-// Run is what `acpconform reference-client` runs.
+// Run is what acpconform-reference-client runs (`acpconform
+// reference-client`, which also starts an agent, parses its flags with
+// the CLI's); args are the arguments after the command's name.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("reference-client", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -95,7 +98,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, usage, strings.Join(Brokens, ", "))
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	switch err := fs.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case err != nil:
 		return 2
 	}
 	if fs.NArg() > 0 {
