@@ -139,54 +139,6 @@ func deploy() probe.Request {
 		}}
 }
 
-// TestMockClientAgainstTheTSAgent drives the TypeScript agent adapter, the
-// TypeScript kit's example (tsAgent), with the Go mock client.
-func TestMockClientAgainstTheTSAgent(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		cfg    client.Config
-		answer *script.Answer
-		want   string // outcome, or error kind
-		code   int
-	}{
-		{"accepts the default", client.Config{Capabilities: client.FormElicitation}, ptr(script.AcceptDefault()), "accepted", 0},
-		{"refuses choice_01", client.Config{Capabilities: client.FormElicitation}, ptr(script.AcceptChoice("choice_01")), "invalid_response", 0},
-		{"refuses an unknown action", client.Config{Capabilities: client.FormElicitation}, ptr(script.WithAction("_defer")), "invalid_response", 0},
-		{"surfaces -32601", client.Config{Capabilities: client.FormElicitation, Unregistered: true}, nil, "request_error", -32601},
-		{"sends nothing without form", client.Config{Capabilities: json.RawMessage(`{"elicitation":{}}`)}, nil, "unsupported", 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx := ctxFor(t)
-			conn, p := start(t, node, tsAgent(t))
-			mc := client.New(tc.cfg)
-			if tc.answer != nil {
-				mc.Append(script.Elicitation{Expect: &script.Expect{Tokens: []string{"choice_0", "choice_1"}, Default: ptr("choice_1")}, Answer: *tc.answer})
-			}
-			mc.Connect(conn)
-			defer mc.Close()
-			if err := mc.Initialize(ctx); err != nil {
-				t.Fatalf("initialize: %v\n%s", testbound.Err(ctx, err), p.Stderr)
-			}
-			if _, err := mc.NewSession(ctx); err != nil {
-				t.Fatal(testbound.Err(ctx, err))
-			}
-			out, stop, err := mc.Probe(ctx, deploy())
-			if err != nil || stop != "end_turn" {
-				t.Fatalf("probe: %v, %s\n%s", testbound.Err(ctx, err), stop, p.Stderr)
-			}
-			if got := out.Outcome + out.Error; !strings.Contains(got, tc.want) {
-				t.Errorf("outcome %+v, want %s", out, tc.want)
-			}
-			if tc.code != 0 && (out.Code == nil || *out.Code != tc.code) {
-				t.Errorf("code %v, want %d (codes are compared, never messages: %q)", out.Code, tc.code, out.Message)
-			}
-			if v := mc.Violations(); len(v) > 0 {
-				t.Errorf("violations: %q", v)
-			}
-		})
-	}
-}
-
 // TestMockClientAgainstThePythonAgent drives the Python agent adapter, the
 // Python kit's example (pyAgent), with the Go mock client as the harness does when it shares a connection:
 // several sessions one after another on one process, each answered as its

@@ -17,7 +17,7 @@ import (
 
 // The TypeScript kit (kit/ts, npm package acpconform-kit). Its example
 // agent adapter, kit/ts/example/agent.mjs (tsAgent), is what the interop
-// matrix's TypeScript agent row and TestMockClientAgainstTheTSAgent run, in
+// matrix's TypeScript agent row runs, in
 // place: Node finds acpconform-kit there by the package's reference to
 // itself, and the SDK in kit/ts/node_modules. These tests check the rest:
 // that interop/ts, whose client and relay import the kit, runs the kit as it
