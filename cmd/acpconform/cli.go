@@ -146,7 +146,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		c.GroupID = "serve"
 		root.AddCommand(c)
 	}
-	root.AddCommand(exitCodesTopic())
+	root.AddCommand(a.versionCommand(root), exitCodesTopic())
 	completeIDs(a.ctx, root)
 	return root
 }
@@ -163,6 +163,24 @@ func (a *app) command(use, short, long string, body func(cmd *cobra.Command, arg
 			return err
 		},
 	}
+}
+
+// versionCommand is `acpconform version`, which says what --version says.
+func (a *app) versionCommand(root *cobra.Command) *cobra.Command {
+	cmd := a.command("version", "Print acpconform's version, as --version does", `
+Prints what acpconform --version prints: acpconform's version and the
+commit it was built from, the contract revision it checks, the ACP schema
+release that contract follows and the probe contract's version. Exits 0,
+and 6 when stdout cannot be written.`,
+		func(cmd *cobra.Command, _ []string) (int, error) {
+			if _, err := fmt.Fprintf(cmd.OutOrStdout(), "acpconform %s\n", root.Version); err != nil {
+				fmt.Fprintf(a.stderr, "acpconform version: %v\n", err)
+				return exitOutput, nil
+			}
+			return exitOK, nil
+		})
+	cmd.Args = cobra.NoArgs
+	return cmd
 }
 
 // exitCodesTopic is `acpconform help exit-codes`.

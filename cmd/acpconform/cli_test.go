@@ -72,6 +72,11 @@ func TestVersionAndExitCodes(t *testing.T) {
 	if code := run(context.Background(), []string{"--version"}, nil, &stdout, &stderr); code != exitOK || !strings.HasPrefix(stdout.String(), "acpconform ") || !strings.Contains(stdout.String(), "contract revision") || !strings.Contains(stdout.String(), "ACP schema "+suite.Schema()) {
 		t.Errorf("--version: exit %d, %q", code, stdout.String())
 	}
+	flag := stdout.String()
+	stdout.Reset()
+	if code := run(context.Background(), []string{"version"}, nil, &stdout, &stderr); code != exitOK || stdout.String() != flag {
+		t.Errorf("version: exit %d, %q; want what --version says, %q", code, stdout.String(), flag)
+	}
 	stdout.Reset()
 	if code := run(context.Background(), []string{"help", "exit-codes"}, nil, &stdout, &stderr); code != exitOK {
 		t.Errorf("help exit-codes: exit %d", code)

@@ -21,7 +21,7 @@ import (
 // it its children; they are the caller's, and acpconform's end, which
 // ends what subjects orphaned, leaves them running: a background job
 // (`sleep 300 & exec acpconform --version`) and the process that logs the
-// shell's output (`exec > >(tee log); exec acpconform --version`), whose
+// shell's output (`exec > >(tee log); exec acpconform version`), whose
 // log is then complete. (That a subject's daemon is still ended is
 // TestHostileDaemon's.)
 func TestInheritedChildrenAreLeftAlone(t *testing.T) {
@@ -49,7 +49,7 @@ func TestInheritedChildrenAreLeftAlone(t *testing.T) {
 		// last block is written: after acpconform has exited, so after
 		// acpconform's end has had its chance to end it.
 		log, pidFile := filepath.Join(dir, "log"), filepath.Join(dir, "logger.pid")
-		script := `exec > >(all=$(cat); printf '%s\n' "$all" > "$1") 2>&1; echo $! > "$2"; exec "$3" --version`
+		script := `exec > >(all=$(cat); printf '%s\n' "$all" > "$1") 2>&1; echo $! > "$2"; exec "$3" version`
 		if out, err := exec.CommandContext(ctx, "bash", "-c", script, "bash", log, pidFile, bin).CombinedOutput(); err != nil {
 			t.Fatalf("bash: %v\n%s", err, out)
 		}
