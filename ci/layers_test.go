@@ -103,3 +103,22 @@ func TestLayersCatchAnImportUpward(t *testing.T) {
 		t.Errorf("problems = %q, want reference's import of kit and elsewhere's lack of a layer", problems)
 	}
 }
+
+// TestSlimBinariesLinkNoJSONSchemaValidator: the reference agent and
+// client alone start once per check of a catalogue over stdio, and the
+// JSON Schema library compiles every draft's meta-schemas as a program
+// starts (a fifth of the CLI's start); package probe reads requests
+// without it.
+func TestSlimBinariesLinkNoJSONSchemaValidator(t *testing.T) {
+	for _, cmd := range []string{"acpconform-reference-agent", "acpconform-reference-client"} {
+		out, err := exec.Command("go", "list", "-deps", module+"/cmd/"+cmd).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", cmd, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if strings.Contains(dep, "jsonschema") {
+				t.Errorf("%s links %s", cmd, dep)
+			}
+		}
+	}
+}

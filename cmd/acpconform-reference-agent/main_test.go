@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"os"
@@ -40,22 +39,6 @@ func TestMain(m *testing.M) {
 	}
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// TestLinksNoJSONSchemaValidator: the agent starts once per check, and
-// the JSON Schema library compiles every draft's meta-schemas as a
-// program starts (8 ms of the agent's 11 when it was linked); package
-// probe checks requests without it.
-func TestLinksNoJSONSchemaValidator(t *testing.T) {
-	info, err := buildinfo.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, dep := range info.Deps {
-		if strings.Contains(dep.Path, "jsonschema") {
-			t.Errorf("the agent links %s %s", dep.Path, dep.Version)
-		}
-	}
 }
 
 // bounded ends a margin before go test's -timeout runs out.

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -42,21 +41,6 @@ func TestMain(m *testing.M) {
 
 // bounded ends a margin before go test's -timeout runs out.
 func bounded(t *testing.T) context.Context { return testbound.Context(t) }
-
-// TestLinksNoJSONSchemaValidator: the client starts once per check, and
-// the JSON Schema library compiles every draft's meta-schemas as a
-// program starts.
-func TestLinksNoJSONSchemaValidator(t *testing.T) {
-	info, err := buildinfo.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, dep := range info.Deps {
-		if strings.Contains(dep.Path, "jsonschema") {
-			t.Errorf("the client links %s %s", dep.Path, dep.Version)
-		}
-	}
-}
 
 // TestPlaysASessionWithTheReferenceAgent: against the reference agent on
 // its stdio, the client sends its prompt (a probe request), cancels the
