@@ -104,7 +104,7 @@ func LoadBaseline(path string) (*Baseline, error) {
 // Judgement is what a run's checks mean against a baseline.
 type Judgement struct {
 	New     []Check // failed, not listed: these fail a pull request
-	Known   []Check // failed, listed
+	Known   []Check // failed, listed: each with its entry's reason in Known
 	Stale   []Known // listed, but the check passed
 	Unknown []Known // listed, but no such check ran or was skipped
 	// Renamed lists entries that name a check by its full name, as
@@ -144,6 +144,7 @@ func (b *Baseline) Judge(checks []Check) Judgement {
 		}
 		switch {
 		case c.Failed() && listed:
+			c.Known = k.Reason
 			v.Known = append(v.Known, c)
 		case c.Failed():
 			v.New = append(v.New, c)
@@ -193,22 +194,6 @@ func (v Judgement) Problems(file string) []string {
 		out = append(out, fmt.Sprintf("%s:%d: %s names no check of this run", file, k.line, k.Check))
 	}
 	return out
-}
-
-// reason is the baseline's reason for a known failure of c, whose entry
-// names it by ID or, as older baselines do, by its full name.
-func (b *Baseline) reason(c Check) string {
-	for _, k := range b.Known {
-		if k.Check == c.Key() {
-			return k.Reason
-		}
-	}
-	for _, k := range b.Known {
-		if spacedName(k.Check) == spacedName(c.Name) {
-			return k.Reason
-		}
-	}
-	return ""
 }
 
 // spacedName is a check's full name as baselines wrote it before a colon

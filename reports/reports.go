@@ -454,28 +454,34 @@ func joinTranscripts(ts []Transcript, rerun bool) string {
 // containers without text (the run's, each catalogue's) leave no trace.
 func Name(containers []string, leaf string) string {
 	var b strings.Builder
+	prev := ""
 	for _, t := range append(slices.Clone(containers), leaf) {
-		switch {
-		case t == "":
+		if t == "" {
 			continue
-		case strings.HasSuffix(b.String(), ":"): // "its scripted user says:"
-			b.WriteString(" ")
-		case b.Len() > 0:
-			b.WriteString(": ")
+		}
+		if prev != "" {
+			b.WriteString(after(prev))
 		}
 		b.WriteString(t)
+		prev = t
 	}
 	return b.String()
+}
+
+// after is what Name puts between a container's text and the next: a
+// colon and a space, or a space after text that ends with a colon ("its
+// scripted user says:").
+func after(text string) string {
+	if strings.HasSuffix(text, ":") {
+		return " "
+	}
+	return ": "
 }
 
 // Within reports whether a check's name, as [Name] makes it, starts with
 // container's text, and returns the rest of the name after it.
 func Within(name, container string) (rest string, ok bool) {
-	sep := ": "
-	if strings.HasSuffix(container, ":") {
-		sep = " "
-	}
-	if rest, ok := strings.CutPrefix(name, container+sep); ok {
+	if rest, ok := strings.CutPrefix(name, container+after(container)); ok {
 		return rest, true
 	}
 	return "", false
@@ -683,7 +689,7 @@ func Decide(run *Run, b *Baseline, interruption string, broke bool) {
 	v := b.Judge(run.Checks)
 	known := map[string]string{}
 	for _, k := range v.Known {
-		known[k.Name] = b.reason(k)
+		known[k.Name] = k.Known
 	}
 	for i := range run.Checks {
 		if r, ok := known[run.Checks[i].Name]; ok {
