@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"time"
 
@@ -44,8 +43,8 @@ follow (a pick that names no option, an unknown action) it refuses with
 -32602. It exits 0 when the prompt turn ends, 1 on an error. It is the passing subject of acpconform client;
 --broken picks a variant that breaks one client rule on purpose.`,
 		func(cmd *cobra.Command, _ []string) (int, error) {
-			if o.Broken != "" && !slices.Contains(probeclient.Brokens, o.Broken) {
-				return exitUsage, usagef(cmd, "--broken %q is none of %s", o.Broken, strings.Join(probeclient.Brokens, ", "))
+			if err := o.Check(); err != nil {
+				return exitUsage, usagef(cmd, "%v", err)
 			}
 			if url != "" {
 				if err := webSocketURL("--websocket", url); err != nil {
@@ -61,13 +60,13 @@ follow (a pick that names no option, an unknown action) it refuses with
 			return probeclient.Main(a.ctx, o, url, a.stdin, a.protocolOut, a.stderr), nil
 		})
 	cmd.Args = cobra.NoArgs
-	cmd.Flags().StringVar(&o.Prompt, "prompt", "Please ask me to choose.", "the prompt's `TEXT`")
+	cmd.Flags().StringVar(&o.Prompt, "prompt", probeclient.DefaultPrompt, "the prompt's `TEXT`")
 	cmd.Flags().BoolVar(&o.NoForm, "no-form", false, "advertise no form elicitation")
 	cmd.Flags().BoolVar(&o.NoURL, "no-url", false, "advertise form elicitation only, no URL elicitation")
 	cmd.Flags().StringVar(&o.Broken, "broken", "", "break one client rule on purpose: "+strings.Join(probeclient.Brokens, ", "))
 	cmd.Flags().StringVar(&url, "websocket", "", "connect to an agent at this WebSocket `URL` instead of using stdio")
 	cmd.Flags().StringVar(&agent, "agent", "", "start this `COMMAND` (a line for sh -c) as the agent, on its stdio, instead of using stdio")
-	cmd.Flags().DurationVar(&o.Timeout, "timeout", time.Minute, "bound on the whole session")
+	cmd.Flags().DurationVar(&o.Timeout, "timeout", probeclient.DefaultTimeout, "bound on the whole session")
 	return cmd
 }
 

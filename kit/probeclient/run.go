@@ -80,6 +80,22 @@ closing the dialog. It exits 0 when the prompt turn ends, 1 on an error.
 flags:
 `
 
+// The defaults of the reference client's --prompt and --timeout, in both
+// of its commands.
+const (
+	DefaultPrompt  = "Please ask me to choose."
+	DefaultTimeout = time.Minute
+)
+
+// Check says what is wrong with o as flags gave it: a --broken that names
+// no variant of Brokens.
+func (o Options) Check() error {
+	if o.Broken != "" && !slices.Contains(Brokens, o.Broken) {
+		return fmt.Errorf("--broken %q is none of %s", o.Broken, strings.Join(Brokens, ", "))
+	}
+	return nil
+}
+
 // Run is what acpconform-reference-client runs (`acpconform
 // reference-client`, which also starts an agent, parses its flags with
 // the CLI's); args are the arguments after the command's name.
@@ -88,12 +104,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.SetOutput(stderr)
 	var o Options
 	var url string
-	fs.StringVar(&o.Prompt, "prompt", "Please ask me to choose.", "the prompt's text")
+	fs.StringVar(&o.Prompt, "prompt", DefaultPrompt, "the prompt's text")
 	fs.BoolVar(&o.NoForm, "no-form", false, "advertise no form elicitation")
 	fs.BoolVar(&o.NoURL, "no-url", false, "advertise form elicitation only, no URL elicitation")
 	fs.StringVar(&o.Broken, "broken", "", "break one client rule on purpose: "+strings.Join(Brokens, ", "))
 	fs.StringVar(&url, "websocket", "", "connect to an agent at this WebSocket URL instead of using stdio")
-	fs.DurationVar(&o.Timeout, "timeout", time.Minute, "bound on the whole session")
+	fs.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "bound on the whole session")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, usage, strings.Join(Brokens, ", "))
 		fs.PrintDefaults()
@@ -108,8 +124,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "reference-client: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if o.Broken != "" && !slices.Contains(Brokens, o.Broken) {
-		fmt.Fprintf(stderr, "reference-client: --broken %q is none of %s\n", o.Broken, strings.Join(Brokens, ", "))
+	if err := o.Check(); err != nil {
+		fmt.Fprintf(stderr, "reference-client: %v\n", err)
 		return 2
 	}
 	return Main(ctx, o, url, stdin, stdout, stderr)
