@@ -5,17 +5,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/acpconform/acpconform/internal/proc"
+	"github.com/acpconform/acpconform/internal/testbin"
 	"github.com/acpconform/acpconform/internal/testbound"
-	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/script"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -24,22 +20,7 @@ import (
 
 var bin string // the agent, built once
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "acpconform-reference-agent")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "acpconform-reference-agent")
-	out, err := exec.Command("go", "build", "-trimpath", "-o", bin, ".").CombinedOutput()
-	code := 1
-	if err == nil {
-		code = budget.Main(m)
-	} else {
-		os.Stderr.Write(out)
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testbin.Main(m, &bin)) }
 
 // bounded ends a margin before go test's -timeout runs out.
 func bounded(t *testing.T) context.Context { return testbound.Context(t) }
@@ -87,31 +68,10 @@ func TestServesAProbeAndStopsOnSIGTERM(t *testing.T) {
 }
 
 func TestArguments(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		code int
-		says string
-	}{
-		{nil, 0, ""}, // empty stdin: serves nothing and exits
-		{[]string{"-h"}, 0, "usage: acpconform reference-agent, or acpconform-reference-agent"},
-		{[]string{"extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"--bogus"}, 2, "flag provided but not defined: -bogus"},
-	} {
-		cmd := exec.CommandContext(bounded(t), bin, tc.args...)
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if code := 0; err == nil || errors.As(err, &exit) {
-			if exit != nil {
-				code = exit.ExitCode()
-			}
-			if code != tc.code {
-				t.Errorf("%q: exit %d, want %d\n%s", tc.args, code, tc.code, out)
-			}
-		} else {
-			t.Errorf("%q: %v", tc.args, err)
-		}
-		if !strings.Contains(string(out), tc.says) {
-			t.Errorf("%q: output %q, want it to say %q", tc.args, out, tc.says)
-		}
-	}
+	testbin.Arguments(t, bounded(t), bin, nil, []testbin.Case{
+		{Args: nil, Code: 0, Says: ""}, // empty stdin: serves nothing and exits
+		{Args: []string{"-h"}, Code: 0, Says: "usage: acpconform reference-agent, or acpconform-reference-agent"},
+		{Args: []string{"extra"}, Code: 2, Says: `unexpected argument "extra"`},
+		{Args: []string{"--bogus"}, Code: 2, Says: "flag provided but not defined: -bogus"},
+	})
 }

@@ -5,39 +5,20 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/acpconform/acpconform/internal/proc"
+	"github.com/acpconform/acpconform/internal/testbin"
 	"github.com/acpconform/acpconform/internal/testbound"
-	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/kit/probeagent"
 	"github.com/acpconform/acpconform/probe"
 )
 
 var bin string // the client, built once
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "acpconform-reference-client")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "acpconform-reference-client")
-	out, err := exec.Command("go", "build", "-trimpath", "-o", bin, ".").CombinedOutput()
-	code := 1
-	if err == nil {
-		code = budget.Main(m)
-	} else {
-		os.Stderr.Write(out)
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testbin.Main(m, &bin)) }
 
 // bounded ends a margin before go test's -timeout runs out.
 func bounded(t *testing.T) context.Context { return testbound.Context(t) }
@@ -66,35 +47,13 @@ func TestPlaysASessionWithTheReferenceAgent(t *testing.T) {
 }
 
 func TestArguments(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		code int
-		says string
-	}{
-		{[]string{"-h"}, 0, "usage: acpconform reference-client [flags], or acpconform-reference-client"},
-		{[]string{"extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"--bogus"}, 2, "flag provided but not defined: -bogus"},
-		{[]string{"--broken", "nope"}, 2, `--broken "nope" is none of`},
-		{[]string{"--timeout", "1ms"}, 1, "reference-client: initialize"}, // no agent answers
-	} {
-		cmd := exec.CommandContext(bounded(t), bin, tc.args...)
-		cmd.Stdin = blocking(t)
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if code := 0; err == nil || errors.As(err, &exit) {
-			if exit != nil {
-				code = exit.ExitCode()
-			}
-			if code != tc.code {
-				t.Errorf("%q: exit %d, want %d\n%s", tc.args, code, tc.code, out)
-			}
-		} else {
-			t.Errorf("%q: %v", tc.args, err)
-		}
-		if !strings.Contains(string(out), tc.says) {
-			t.Errorf("%q: output %q, want it to say %q", tc.args, out, tc.says)
-		}
-	}
+	testbin.Arguments(t, bounded(t), bin, blocking(t), []testbin.Case{
+		{Args: []string{"-h"}, Code: 0, Says: "usage: acpconform reference-client [flags], or acpconform-reference-client"},
+		{Args: []string{"extra"}, Code: 2, Says: `unexpected argument "extra"`},
+		{Args: []string{"--bogus"}, Code: 2, Says: "flag provided but not defined: -bogus"},
+		{Args: []string{"--broken", "nope"}, Code: 2, Says: `--broken "nope" is none of`},
+		{Args: []string{"--timeout", "1ms"}, Code: 1, Says: "reference-client: initialize"}, // no agent answers
+	})
 }
 
 // blocking is a stdin that never ends while the test runs.
