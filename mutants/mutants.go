@@ -516,6 +516,13 @@ func build(root, overlay, bin string) (string, error) {
 	return bin, nil
 }
 
+// Slim are the reference agent and client alone that a build makes beside
+// the acpconform at bin (go build -o DIR/ names each after its folder).
+func Slim(bin string) (agent, client string) {
+	dir := filepath.Dir(bin)
+	return filepath.Join(dir, "acpconform-reference-agent"), filepath.Join(dir, "acpconform-reference-client")
+}
+
 // buildFlags are Build's flags besides the overlay: paths trimmed, no
 // inlining in our packages, no symbol table or DWARF.
 var buildFlags = []string{"-trimpath", "-gcflags=github.com/acpconform/acpconform/...=-l", "-ldflags=-s -w"}

@@ -62,12 +62,8 @@ type binary struct {
 // agent and client are the reference agent's and client's binaries of the
 // same build (Build and BuildTogether make them beside acpconform): a
 // subject started once per check starts in a fifth of the CLI's CPU time.
-func (b binary) agent() string {
-	return filepath.Join(filepath.Dir(b.path), "acpconform-reference-agent")
-}
-func (b binary) client() string {
-	return filepath.Join(filepath.Dir(b.path), "acpconform-reference-client")
-}
+func (b binary) agent() string  { agent, _ := Slim(b.path); return agent }
+func (b binary) client() string { _, client := Slim(b.path); return client }
 
 // command is the binary run with args in ctx.
 func (b binary) command(ctx context.Context, args ...string) *exec.Cmd {

@@ -76,8 +76,7 @@ func binaries(t *testing.T) (string, string) {
 // start in a fifth of the CLI's CPU time.
 func slim(t *testing.T) (agent, client string) {
 	bin, _ := binaries(t)
-	dir := filepath.Dir(bin)
-	return filepath.Join(dir, "acpconform-reference-agent"), filepath.Join(dir, "acpconform-reference-client")
+	return mutants.Slim(bin)
 }
 
 func TestMain(m *testing.M) {
