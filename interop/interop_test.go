@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpconform/acpconform/internal/gobuild"
 	"github.com/acpconform/acpconform/internal/needtool"
 	"github.com/acpconform/acpconform/internal/proc"
 	"github.com/acpconform/acpconform/internal/testbound"
@@ -92,8 +93,8 @@ func setUp() (int, error) {
 		return 1, err
 	}
 	bin, referenceAgent = filepath.Join(dir, "acpconform"), filepath.Join(dir, "acpconform-reference-agent")
-	if out, err := exec.Command("go", "build", "-trimpath", "-o", dir+string(filepath.Separator), "../cmd/acpconform", "../cmd/acpconform-reference-agent").CombinedOutput(); err != nil {
-		return 1, fmt.Errorf("go build: %v\n%s", err, out)
+	if err := gobuild.Run("", "-o", dir+string(filepath.Separator), "../cmd/acpconform", "../cmd/acpconform-reference-agent"); err != nil {
+		return 1, err
 	}
 	here, err := os.Getwd()
 	if err != nil {

@@ -2,7 +2,6 @@ package kit_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/acpconform/acpconform/internal/gobuild"
 	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/reports"
@@ -63,14 +63,11 @@ func TestMain(m *testing.M) {
 
 // goBuild builds pkg into bin, with overlay when it is not "".
 func goBuild(bin, pkg, overlay string) error {
-	args := []string{"build", "-trimpath", "-o", bin}
+	args := []string{"-o", bin}
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
-	if out, err := exec.Command("go", append(args, pkg)...).CombinedOutput(); err != nil {
-		return fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-	}
-	return nil
+	return gobuild.Run("", append(args, pkg)...)
 }
 
 // checked runs acpconform in role (agent or client) with args against

@@ -19,10 +19,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/acpconform/acpconform/internal/gobuild"
 	"github.com/acpconform/acpconform/suite"
 )
 
@@ -506,10 +506,9 @@ func (m Mutant) Build(root, dir string) (string, error) {
 // per check.
 func build(root, overlay, bin string) (string, error) {
 	dir := filepath.Dir(bin) + string(filepath.Separator)
-	cmd := exec.Command("go", append(append([]string{"build", "-overlay", overlay}, buildFlags...), "-o", dir,
+	cmd := gobuild.Command(root, append(append([]string{"-overlay", overlay}, buildFlags...), "-o", dir,
 		"./cmd/acpconform", "./cmd/acpconform-reference-agent", "./cmd/acpconform-reference-client")...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), buildGOGC)
+	cmd.Env = append(cmd.Env, buildGOGC)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%v\n%s", err, out)
 	}
@@ -523,9 +522,9 @@ func Slim(bin string) (agent, client string) {
 	return filepath.Join(dir, "acpconform-reference-agent"), filepath.Join(dir, "acpconform-reference-client")
 }
 
-// buildFlags are Build's flags besides the overlay: paths trimmed, no
+// buildFlags are Build's flags besides the overlay and gobuild's: no
 // inlining in our packages, no symbol table or DWARF.
-var buildFlags = []string{"-trimpath", "-gcflags=github.com/acpconform/acpconform/...=-l", "-ldflags=-s -w"}
+var buildFlags = []string{"-gcflags=github.com/acpconform/acpconform/...=-l", "-ldflags=-s -w"}
 
 // buildGOGC lets the compiler and linker of a mutant's build collect
 // garbage a quarter as often: a fifth less CPU time, in the 280 MB the

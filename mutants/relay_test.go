@@ -110,8 +110,9 @@ var relayChild = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(relayChildDir, "mutants.test")
-	build := exec.Command("go", append(append([]string{"test", "-c"}, buildFlags...), "-o", bin, ".")...)
-	build.Env = append(os.Environ(), buildGOGC)
+	// Built as gobuild builds the mutants, but as a test binary.
+	build := exec.Command("go", append(append([]string{"test", "-c", "-trimpath"}, buildFlags...), "-o", bin, ".")...)
+	build.Env = append(os.Environ(), buildGOGC, "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go test -c: %v\n%s", err, out)
 	}

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/acpconform/acpconform/internal/gobuild"
 	"github.com/acpconform/acpconform/kit/probeclient"
 	"github.com/acpconform/acpconform/mocks/relay"
 	"github.com/acpconform/acpconform/mocks/wire"
@@ -36,8 +36,8 @@ var (
 func TestScenarios(t *testing.T) {
 	dir := t.TempDir()
 	binary = filepath.Join(dir, "acpconform")
-	if out, err := exec.Command("go", "build", "-trimpath", "-o", binary, "../cmd/acpconform").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := gobuild.Run("", "-o", binary, "../cmd/acpconform"); err != nil {
+		t.Fatal(err)
 	}
 	suite.BridgeCommand = []string{binary} // {agent} runs acpconform bridge, not this test binary
 	var err error

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/acpconform/acpconform/internal/gobuild"
 	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/internal/testcost/budget"
 	"github.com/acpconform/acpconform/internal/waitbound"
@@ -45,12 +46,10 @@ func binaries(t *testing.T) (string, string) {
 			return
 		}
 		built = filepath.Join(binDir, "acpconform")
-		// -trimpath, as releases are: the build cache serves it from any clone.
-		// Beside it the reference agent and client alone (slim), for tests
-		// whose subject starts once per check and is not the CLI's own
-		// command under test.
-		if out, err := exec.Command("go", "build", "-trimpath", "-o", binDir+string(filepath.Separator), ".", "../acpconform-reference-agent", "../acpconform-reference-client").CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		// As releases are (gobuild). Beside it the reference agent and
+		// client alone (slim), for tests whose subject starts once per
+		// check and is not the CLI's own command under test.
+		if buildErr = gobuild.Run("", "-o", binDir+string(filepath.Separator), ".", "../acpconform-reference-agent", "../acpconform-reference-client"); buildErr != nil {
 			return
 		}
 		root, _ := filepath.Abs("../..")

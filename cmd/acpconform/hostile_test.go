@@ -23,6 +23,7 @@ import (
 
 	junit "github.com/joshdk/go-junit"
 
+	"github.com/acpconform/acpconform/internal/gobuild"
 	"github.com/acpconform/acpconform/internal/testbound"
 )
 
@@ -58,8 +59,7 @@ func hostileBinary(t *testing.T) string {
 	binaries(t)
 	hostileOnce.Do(func() {
 		hostileBin = filepath.Join(binDir, "hostile")
-		if out, err := exec.Command("go", "build", "-trimpath", "-o", hostileBin, "../../mocks/hostile").CombinedOutput(); err != nil {
-			hostileErr = fmt.Errorf("go build hostile: %v\n%s", err, out)
+		if hostileErr = gobuild.Run("", "-o", hostileBin, "../../mocks/hostile"); hostileErr != nil {
 			return
 		}
 		if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {

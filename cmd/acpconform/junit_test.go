@@ -20,8 +20,8 @@ import (
 func TestReportsOfRealRunsAreActionable(t *testing.T) {
 	t.Parallel()
 	xmllint := needtool.Path(t, "xmllint", "libxml2-utils")
-	bin, _ := binaries(t)
-	broken := []string{"client", "--", bin, "reference-client", "--broken", "wrong-token"}
+	_, client := slim(t) // the client alone: a check starts it once
+	broken := []string{"client", "--", client, "--broken", "wrong-token"}
 	baseline := filepath.Join(t.TempDir(), "baseline.yaml")
 	expectCode(t, acpconform(t, nil, append([]string{broken[0], "--write-baseline", baseline}, broken[1:]...)...), 1)
 	giveReasons(t, baseline)

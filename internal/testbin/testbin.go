@@ -6,6 +6,7 @@ package testbin
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpconform/acpconform/internal/gobuild"
 	"github.com/acpconform/acpconform/internal/testcost/budget"
 )
 
@@ -31,8 +33,8 @@ func Main(m *testing.M, bin *string) int {
 	}
 	defer os.RemoveAll(dir)
 	*bin = filepath.Join(dir, filepath.Base(here))
-	if out, err := exec.Command("go", "build", "-trimpath", "-o", *bin, ".").CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
+	if err := gobuild.Run("", "-o", *bin, "."); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return budget.Main(m)
