@@ -5,5 +5,5 @@ package peer
 func RememberedIDs(p *Peer) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.answered) + len(p.asked) + len(p.pending)
+	return len(p.answered) + len(p.asked) + len(p.pending) + len(p.released)
 }

@@ -49,6 +49,7 @@ type Peer struct {
 	pending    map[string]chan Message
 	answered   map[string]bool // ids of the requests sent that got an answer
 	asked      map[string]bool // ids of the requests sent
+	released   map[string]bool // ids of calls their caller cancelled: a late answer is still owed
 	received   history
 	violations []string
 	unlisted   int    // violations beyond MaxViolations
@@ -70,6 +71,7 @@ func New(conn wire.Conn, handler Handler) *Peer {
 		pending:  map[string]chan Message{},
 		answered: map[string]bool{},
 		asked:    map[string]bool{},
+		released: map[string]bool{},
 	}
 	if _, ok := conn.(*wire.WebSocketConn); ok {
 		p.unit = "text frame"
@@ -152,7 +154,7 @@ func (p *Peer) deliver(m Message) {
 	p.mu.Lock()
 	ch, ok := p.pending[key]
 	delete(p.pending, key)
-	asked, again := p.asked[key], p.answered[key]
+	asked, again, released := p.asked[key], p.answered[key], p.released[key]
 	if asked { // only ids this side sent are remembered: the subject's cost nothing
 		p.answered[key] = true
 	}
@@ -162,6 +164,10 @@ func (p *Peer) deliver(m Message) {
 		ch <- m
 	case again:
 		p.Violate("the subject answered request %s a second time: %s", idText(m.ID), Quote(m.Raw))
+	case released:
+		// The caller stopped waiting of its own accord (its check had
+		// seen what it needed and ended), not because the subject was
+		// slow: the answer was owed, and comes when it comes.
 	case asked:
 		p.Violate("the subject answered request %s after the call had stopped waiting: %s", idText(m.ID), Quote(m.Raw))
 	default:
@@ -239,10 +245,12 @@ func (p *Peer) call(ctx context.Context, method string, params any, broken <-cha
 		p.forget(id)
 		return Message{}, p.brokenError(method, "before answering")
 	case <-ctx.Done():
-		p.forget(id)
 		reason := "no answer before the call was cancelled"
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			p.forget(id)
 			reason = "no answer within " + waited(ctx, start) + " (context deadline exceeded)"
+		} else {
+			p.release(id)
 		}
 		return Message{}, p.callError(method, reason, ctx.Err())
 	}
@@ -311,9 +319,20 @@ func (p *Peer) sendRequest(ctx context.Context, id json.RawMessage, method strin
 	return p.write(ctx, append(frame, '}'))
 }
 
+// forget stops waiting for id's answer, which may then come only as a
+// fault (its call timed out).
 func (p *Peer) forget(id json.RawMessage) {
 	p.mu.Lock()
 	delete(p.pending, idKey(id))
+	p.mu.Unlock()
+}
+
+// release forgets a call its caller cancelled, whose answer may still
+// come without fault.
+func (p *Peer) release(id json.RawMessage) {
+	p.mu.Lock()
+	delete(p.pending, idKey(id))
+	p.released[idKey(id)] = true
 	p.mu.Unlock()
 }
 

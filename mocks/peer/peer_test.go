@@ -205,6 +205,22 @@ var _ = Describe("peer.Peer calls", func() {
 		Expect(p.Broken()).NotTo(BeClosed(), "a late answer is no broken protocol")
 	})
 
+	// A check that has seen what it needs ends, and with it the calls it
+	// left open (a turn it cancelled, whose answer the agent still owes):
+	// the subject answering then is no fault of its own.
+	It("takes quietly an answer to a call its caller cancelled, but not a second one", within, func(ctx SpecContext) {
+		p, theirs := connect(nil)
+		stop, cancel := context.WithCancel(ctx)
+		call := callAsync(stop, p, "session/prompt", nil)
+		readMessage(ctx, theirs)
+		cancel()
+		Expect(result(ctx, call).err).To(MatchError(context.Canceled))
+
+		send(ctx, theirs, `{"jsonrpc":"2.0","id":1,"result":{"stopReason":"cancelled"}}`)
+		send(ctx, theirs, `{"jsonrpc":"2.0","id":1,"result":{"stopReason":"cancelled"}}`)
+		Eventually(ctx, p.Violations).Should(ConsistOf(`the subject answered request 1 a second time: "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"stopReason\":\"cancelled\"}}"`))
+	})
+
 	It("waits no longer than its context even when the other end has stopped reading, and then gives the connection up", within, func(ctx SpecContext) {
 		p, _ := connect(nil) // the other end buffers a few frames, then reads no more
 		for i := 0; ; i++ {
