@@ -352,6 +352,16 @@ func withMarker(env []string, marker string) []string {
 	return append(out, MarkerEnv+"="+value)
 }
 
+// passing keeps what is written and passes it on, whatever the passing
+// does: a stderr of ours that is closed must not stop the draining of a
+// process's, which would block the process.
+type passing struct{ keep, pass io.Writer }
+
+func (p passing) Write(b []byte) (int, error) {
+	_, _ = p.pass.Write(b)
+	return p.keep.Write(b)
+}
+
 // TailBuffer keeps the last Limit bytes written to it; safe for concurrent use.
 type TailBuffer struct {
 	Limit int

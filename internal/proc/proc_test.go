@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -155,6 +156,57 @@ func TestStartFailsForAMissingCommand(t *testing.T) {
 		t.Error("no command started")
 	}
 }
+
+// A recorder passes its agent's stderr on as it comes; when where it
+// passes it fails (the editor closed its end), the process's stderr is
+// still drained, so that it never blocks writing to it, and kept.
+func TestStartPassingStderr(t *testing.T) {
+	ctx := testContext(t)
+	var passed syncBuffer
+	p, err := StartPassingStderr([]string{"sh", "-c", "echo one >&2; echo two >&2"}, &passed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := passed.String(); got != "one\ntwo\n" {
+		t.Errorf("passed on %q, want both lines", got)
+	}
+
+	// 1 MiB, sixteen times what a pipe holds, into a writer that fails.
+	p, err = StartPassingStderr([]string{"sh", "-c", "head -c 1048576 /dev/zero >&2; echo LAST >&2"}, failingWriter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Wait(ctx); err != nil {
+		t.Fatalf("the process did not end while its stderr went nowhere: %v", err)
+	}
+	if !strings.HasSuffix(p.Stderr.String(), "LAST\n") {
+		t.Errorf("its stderr's end was not kept: %q", p.Stderr.String()[max(0, len(p.Stderr.String())-20):])
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
 
 func TestStdoutKeepsAllAProcessWroteBeforeExiting(t *testing.T) {
 	// More than a pipe holds (64 KiB), written as fast as the reader takes

@@ -21,7 +21,14 @@ import (
 // signal is SIGKILL), and the watchdog (started with the first process)
 // kills its group and, on Linux, what carries its marker, should this
 // program die without stopping it.
-func Start(argv []string) (*Process, error) {
+func Start(argv []string) (*Process, error) { return startProcess(argv, nil) }
+
+// StartPassingStderr is Start that also writes to w what the process
+// writes to its stderr, as it comes: a recorder passes its agent's
+// stderr on to the client's.
+func StartPassingStderr(argv []string, w io.Writer) (*Process, error) { return startProcess(argv, w) }
+
+func startProcess(argv []string, stderr io.Writer) (*Process, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no command to start")
 	}
@@ -67,7 +74,11 @@ func Start(argv []string) (*Process, error) {
 	}
 	tellWatchdog('+', cmd.Process.Pid) // its group's id
 	go func() {
-		_, _ = io.Copy(p.Stderr, errRead)
+		var sink io.Writer = p.Stderr
+		if stderr != nil {
+			sink = passing{keep: p.Stderr, pass: stderr}
+		}
+		_, _ = io.Copy(sink, errRead)
 		errRead.Close()
 		close(p.stderrDone)
 	}()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"syscall"
 )
 
@@ -19,7 +20,10 @@ func (unsupported) Unwrap() error   { return errors.ErrUnsupported }
 
 // Start starts nothing on Windows: it returns an error that wraps
 // errors.ErrUnsupported and says what to check instead.
-func Start(argv []string) (*Process, error) {
+func Start(argv []string) (*Process, error) { return StartPassingStderr(argv, nil) }
+
+// StartPassingStderr is Start's on Windows: it starts nothing.
+func StartPassingStderr(argv []string, _ io.Writer) (*Process, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no command to start")
 	}
