@@ -13,7 +13,8 @@
 //     mocks/hostile), the adapter kits, and the reference's probe adapters
 //     (kit/probeagent, kit/probeclient: the kit around the reference);
 //  5. reference: ask_choice and create_elicitation;
-//  6. reports and probe: what a run says, and the probe contracts;
+//  6. reports, probe and trace: what a run says, the probe contracts, and
+//     the trace of a recorded session;
 //  7. internal: the small helpers.
 //
 // A non-test file imports only packages of its own layer or a lower one.

@@ -23,7 +23,7 @@ var layers = [][]string{
 	{"suite"},
 	{"mocks/", "kit"},
 	{"reference"},
-	{"reports", "probe"},
+	{"reports", "probe", "trace"},
 	{"internal/"},
 }
 

@@ -1,0 +1,62 @@
+package trace
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxLine is the longest line Pass carries: a side that sends a longer
+// one has its direction closed (the relay rule REL-7 allows a relay to
+// refuse what is too large for it by closing), and the trace says so.
+const MaxLine = 64 << 20
+
+// Pass carries the lines src sends to dst unchanged, byte for byte,
+// each as it comes, and records each as a message from side once it is
+// written: a line is never held back for the trace. It returns when src
+// ends or fails, or dst fails, having recorded the end of side with why.
+// It does not close dst.
+func (w *Writer) Pass(from Side, src io.Reader, dst io.Writer) error {
+	r := bufio.NewReaderSize(src, 64<<10)
+	var long []byte // a line longer than r's buffer, so far
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(long)+len(chunk) > MaxLine {
+				why := fmt.Sprintf("sent a line longer than %d bytes, which the recorder does not carry: this direction was closed", MaxLine)
+				w.End(from, why)
+				return fmt.Errorf("the %s %s", from, why)
+			}
+			long = append(long, chunk...)
+			continue
+		}
+		line := chunk
+		if long != nil {
+			line = append(long, chunk...)
+			long = nil
+		}
+		if len(line) > 0 {
+			if _, werr := dst.Write(line); werr != nil {
+				w.End(from, "its message could not be passed on: "+werr.Error())
+				return werr
+			}
+			complete := line[len(line)-1] == '\n'
+			if complete {
+				line = line[:len(line)-1]
+			}
+			w.Message(from, line, !complete)
+		}
+		if err != nil {
+			why := "closed its output"
+			if !errors.Is(err, io.EOF) {
+				why = "its output failed: " + err.Error()
+			}
+			w.End(from, why)
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
