@@ -10,22 +10,38 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/trace"
 )
 
-// schemaCommand prints the probe contract's JSON Schemas.
+// schemaNames are the schemas acpconform publishes: the probe contract's,
+// and a trace's line.
+func schemaNames() []string { return append(probe.SchemaNames(), "trace") }
+
+// schema is the schema called name.
+func schema(name string) []byte {
+	if name == "trace" {
+		return trace.Schema()
+	}
+	s, _ := probe.Schema(name)
+	return s
+}
+
+// schemaCommand prints the JSON Schemas of the probe contract and of a
+// trace.
 func (a *app) schemaCommand() *cobra.Command {
-	names := strings.Join(probe.SchemaNames(), "|")
-	cmd := a.command("schema ["+names+"]", "Print the JSON Schemas of the probe contract (docs/probe.md)", `
+	names := strings.Join(schemaNames(), "|")
+	cmd := a.command("schema ["+names+"]", "Print the JSON Schemas of the probe contract (docs/probe.md) and of a trace (docs/traces.md)", `
 Prints a JSON Schema (draft 2020-12) of the probe contract that adapters
 follow (docs/probe.md): request, the probe request an agent adapter receives
 as prompt text (§1.3); outcome, what it reports back as an agent message
 (§1.5), against which acpconform validates every outcome it receives; user,
 the scripted-user instruction a client adapter finds in the _meta of each
 elicitation/create (§2). Their $ids are under
-`+probe.SchemaBase+`.
+`+probe.SchemaBase+`. And trace, a line of the trace
+acpconform record writes (docs/traces.md).
 
-With no name, prints one JSON object holding all three, keyed by name:
-{"request": {...}, "outcome": {...}, "user": {...}}. Exits 0, 2 on a usage
+With no name, prints one JSON object holding them all, keyed by name:
+{"request": {...}, "outcome": {...}, "user": {...}, "trace": {...}}. Exits 0, 2 on a usage
 error, and 6 when stdout cannot be written.`,
 		func(cmd *cobra.Command, args []string) (int, error) {
 			out, err := schemasText(args)
@@ -42,12 +58,12 @@ error, and 6 when stdout cannot be written.`,
 		if len(args) > 1 {
 			return usagef(cmd, "name one schema, or none for all")
 		}
-		if len(args) == 1 && !slices.Contains(probe.SchemaNames(), args[0]) {
-			return usagef(cmd, "no schema is called %q (want %s)", args[0], strings.Join(probe.SchemaNames(), ", "))
+		if len(args) == 1 && !slices.Contains(schemaNames(), args[0]) {
+			return usagef(cmd, "no schema is called %q (want %s)", args[0], strings.Join(schemaNames(), ", "))
 		}
 		return nil
 	}
-	cmd.ValidArgs = probe.SchemaNames()
+	cmd.ValidArgs = schemaNames()
 	return cmd
 }
 
@@ -55,13 +71,12 @@ error, and 6 when stdout cannot be written.`,
 // name all of them in one JSON object keyed by name.
 func schemasText(args []string) ([]byte, error) {
 	if len(args) == 1 {
-		s, _ := probe.Schema(args[0])
-		return s, nil
+		return schema(args[0]), nil
 	}
 	var all bytes.Buffer
 	all.WriteString("{")
-	for i, name := range probe.SchemaNames() {
-		s, _ := probe.Schema(name)
+	for i, name := range schemaNames() {
+		s := schema(name)
 		if i > 0 {
 			all.WriteString(",")
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/acpconform/acpconform/probe"
+	"github.com/acpconform/acpconform/trace"
 )
 
 func TestSchemaCommand(t *testing.T) {
@@ -16,11 +17,14 @@ func TestSchemaCommand(t *testing.T) {
 		code := run(context.Background(), append([]string{"schema"}, args...), strings.NewReader(""), &stdout, &stderr)
 		return code, stdout.String(), stderr.String()
 	}
-	for _, name := range probe.SchemaNames() {
-		want, _ := probe.Schema(name)
+	for _, name := range schemaNames() {
+		want := published(name)
 		if code, out, errs := schema(name); code != exitOK || out != string(want) || errs != "" {
 			t.Errorf("acpconform schema %s: exit %d, stderr %q, stdout %.80q; want the schema file", name, code, errs, out)
 		}
+	}
+	if _, out, _ := schema("trace"); out != string(trace.Schema()) {
+		t.Errorf("acpconform schema trace prints %.80q, want the trace's schema (docs/traces.md)", out)
 	}
 	code, out, errs := schema()
 	if code != exitOK || errs != "" {
@@ -30,11 +34,11 @@ func TestSchemaCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &all); err != nil {
 		t.Fatalf("acpconform schema prints %.80q, not a JSON object: %v", out, err)
 	}
-	if len(all) != len(probe.SchemaNames()) || !strings.HasPrefix(out, "{\n  \"request\": {") {
-		t.Errorf("acpconform schema prints the keys %v in %.40q, want %v in order", keys(all), out, probe.SchemaNames())
+	if len(all) != len(schemaNames()) || !strings.HasPrefix(out, "{\n  \"request\": {") {
+		t.Errorf("acpconform schema prints the keys %v in %.40q, want %v in order", keys(all), out, schemaNames())
 	}
-	for _, name := range probe.SchemaNames() {
-		want, _ := probe.Schema(name)
+	for _, name := range schemaNames() {
+		want := published(name)
 		if !sameJSON(all[name], want) {
 			t.Errorf("acpconform schema: %q is not the %s schema", all[name], name)
 		}
@@ -47,6 +51,15 @@ func TestSchemaCommand(t *testing.T) {
 	if _, out, _ := schema("--help"); !strings.Contains(out, "docs/probe.md") {
 		t.Errorf("acpconform schema --help does not point at docs/probe.md:\n%s", out)
 	}
+}
+
+// published is the schema file called name, read where it lives.
+func published(name string) []byte {
+	if name == "trace" {
+		return trace.Schema()
+	}
+	b, _ := probe.Schema(name)
+	return b
 }
 
 func keys(m map[string]json.RawMessage) []string {
