@@ -7,16 +7,25 @@ import (
 	"io"
 )
 
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // MaxLine is the longest line Pass carries: a side that sends a longer
 // one has its direction closed (the relay rule REL-7 allows a relay to
 // refuse what is too large for it by closing), and the trace says so.
 const MaxLine = 64 << 20
 
 // Pass carries the lines src sends to dst unchanged, byte for byte,
-// each as it comes, and records each as a message from side once it is
-// written: a line is never held back for the trace. It returns when src
-// ends or fails, or dst fails, having recorded the end of side with why.
-// It does not close dst.
+// each as it comes, and records each as a message from side just before
+// it passes it on: so whatever a message causes on the other side is
+// recorded after it, and the trace's order is that of cause and effect
+// (recording after passing on let an answer be recorded before its
+// request). It returns when src ends or fails, or dst fails, having
+// recorded the end of side with why. It does not close dst.
 func (w *Writer) Pass(from Side, src io.Reader, dst io.Writer) error {
 	r := bufio.NewReaderSize(src, 64<<10)
 	var long []byte // a line longer than r's buffer, so far
@@ -37,15 +46,12 @@ func (w *Writer) Pass(from Side, src io.Reader, dst io.Writer) error {
 			long = nil
 		}
 		if len(line) > 0 {
+			complete := line[len(line)-1] == '\n'
+			w.Message(from, line[:len(line)-btoi(complete)], !complete)
 			if _, werr := dst.Write(line); werr != nil {
 				w.End(from, "its message could not be passed on: "+werr.Error())
 				return werr
 			}
-			complete := line[len(line)-1] == '\n'
-			if complete {
-				line = line[:len(line)-1]
-			}
-			w.Message(from, line, !complete)
 		}
 		if err != nil {
 			why := "closed its output"

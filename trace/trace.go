@@ -8,7 +8,8 @@
 //
 // The file is written a whole line at a time with one write to a file
 // opened for appending, so a recorder that crashes loses at most the line
-// it was writing.
+// it was writing. A message is recorded just before it is passed on, so
+// the trace's order is that of cause and effect.
 package trace
 
 import (

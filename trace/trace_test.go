@@ -72,8 +72,9 @@ func TestPassEndsWhenTheOtherSideIsGone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Events) != 1 || tr.Events[0].Kind != trace.KindEnd || !strings.Contains(tr.Events[0].Why, "could not be passed on") {
-		t.Errorf("events %+v, want one end saying the message could not be passed on", tr.Events)
+	// The message is recorded, as each is, before it is passed on.
+	if len(tr.Events) != 2 || tr.Events[0].Frame != "{}" || tr.Events[1].Kind != trace.KindEnd || !strings.Contains(tr.Events[1].Why, "could not be passed on") {
+		t.Errorf("events %+v, want the message, then an end saying it could not be passed on", tr.Events)
 	}
 }
 

@@ -35,9 +35,10 @@ One argument that names no program and holds a space is a command line,
 run with sh -c: acpconform relay -- acpconform record --trace t.jsonl --
 {agent} records a relay check's sessions.
 
-A line is passed on before it is written to the trace, and the trace is
-written a line at a time, so a recorder that crashes loses at most the
-message it was writing. The file is readable by its owner only.
+A message is written to the trace just before it is passed on (a few
+microseconds), so the trace's order is that of cause and effect: an answer
+never comes before its request. The trace is written a line at a time, so a
+recorder that crashes loses at most the message it was writing. The file is readable by its owner only.
 
 Secrets never reach the file: --secret-env NAME replaces the value of the
 environment variable NAME, and --secret-pattern REGEX what the regular

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,5 +188,61 @@ func TestRecorderEndsAnAgentThatWillNotEnd(t *testing.T) {
 	}
 	if m := tr.Messages(); len(m) != 1 || m[0].From != trace.Client {
 		t.Errorf("messages %+v, want the client's initialize", m)
+	}
+}
+
+// A recorder killed mid-session (SIGKILL: no chance to finish) leaves a
+// trace that reads, holding every message it had passed on but the one
+// it may have been writing.
+func TestATraceSurvivesTheRecordersDeath(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("acpconform record starts no process on Windows")
+	}
+	t.Parallel()
+	bin, _ := binaries(t)
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	cmd := exec.CommandContext(testbound.Context(t), bin, "record", "--trace", path, "--",
+		"sh", "-c", `while read -r line; do echo "$line"; done`) // an agent that echoes
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	echoes := bufio.NewReader(out)
+	const sent = 4
+	for i := range sent {
+		msg := fmt.Sprintf(`{"jsonrpc":"2.0","method":"note","params":{"n":%d}}`, i)
+		if _, err := io.WriteString(in, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if echo, err := echoes.ReadString('\n'); err != nil || echo != msg+"\n" {
+			t.Fatalf("echo %d: %q, %v; want %q unchanged", i, echo, err, msg)
+		}
+	}
+	// The last echo came back: it and every message before it are in the
+	// file, each recorded before it was passed on.
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	tr, err := readTrace(path)
+	if err != nil {
+		t.Fatalf("the trace of a killed recorder does not read: %v", err)
+	}
+	msgs := tr.Messages()
+	if len(msgs) != 2*sent {
+		t.Fatalf("%d messages recorded, want %d: %+v", len(msgs), 2*sent, msgs)
+	}
+	for i, m := range msgs {
+		want := fmt.Sprintf(`{"jsonrpc":"2.0","method":"note","params":{"n":%d}}`, i/2)
+		if side := []trace.Side{trace.Client, trace.Agent}[i%2]; m.From != side || string(m.Bytes()) != want {
+			t.Errorf("message %d: from %s %q, want from %s %q", i, m.From, m.Bytes(), side, want)
+		}
 	}
 }
