@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpconform/acpconform/internal/gobuild"
 	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/scenarios"
@@ -112,7 +113,7 @@ var relayChild = sync.OnceValues(func() (string, error) {
 	bin := filepath.Join(relayChildDir, "mutants.test")
 	// Built as gobuild builds the mutants, but as a test binary.
 	build := exec.Command("go", append(append([]string{"test", "-c", "-trimpath"}, buildFlags...), "-o", bin, ".")...)
-	build.Env = append(os.Environ(), buildGOGC, "CGO_ENABLED=0")
+	build.Env = append(gobuild.Environ(), buildGOGC)
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go test -c: %v\n%s", err, out)
 	}

@@ -2,17 +2,11 @@ package trace
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 )
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 // MaxLine is the longest line Pass carries: a side that sends a longer
 // one has its direction closed (the relay rule REL-7 allows a relay to
@@ -46,22 +40,19 @@ func (w *Writer) Pass(from Side, src io.Reader, dst io.Writer) error {
 			long = nil
 		}
 		if len(line) > 0 {
-			complete := line[len(line)-1] == '\n'
-			w.Message(from, line[:len(line)-btoi(complete)], !complete)
+			message, complete := bytes.CutSuffix(line, []byte{'\n'})
+			w.Message(from, message, !complete)
 			if _, werr := dst.Write(line); werr != nil {
 				w.End(from, "its message could not be passed on: "+werr.Error())
 				return werr
 			}
 		}
+		if errors.Is(err, io.EOF) {
+			w.End(from, "closed its output")
+			return nil
+		}
 		if err != nil {
-			why := "closed its output"
-			if !errors.Is(err, io.EOF) {
-				why = "its output failed: " + err.Error()
-			}
-			w.End(from, why)
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
+			w.End(from, "its output failed: "+err.Error())
 			return err
 		}
 	}

@@ -39,11 +39,13 @@ func Read(r io.Reader) (Trace, error) {
 		if err != nil && !errors.Is(err, io.EOF) {
 			return t, fmt.Errorf("line %d: %w", n, err)
 		}
-		if len(line) > 0 && line[len(line)-1] != '\n' {
-			return t, trailing(t, n) // cut short by a crash: lost, as documented
-		}
-		if len(line) == 0 {
-			return t, trailing(t, n)
+		if len(line) == 0 || line[len(line)-1] != '\n' {
+			// The end, or a last line cut short by a crash: lost, as
+			// documented.
+			if n == 1 {
+				return t, errors.New("line 1: the file is empty, not a trace")
+			}
+			return t, nil
 		}
 		if n == 1 {
 			if err := readHeader(line, &t.Header); err != nil {
@@ -57,14 +59,6 @@ func Read(r io.Reader) (Trace, error) {
 		}
 		t.Events = append(t.Events, e)
 	}
-}
-
-// trailing is the end of the file at line n.
-func trailing(t Trace, n int) error {
-	if n == 1 {
-		return errors.New("line 1: the file is empty, not a trace")
-	}
-	return nil
 }
 
 func readHeader(line []byte, h *Header) error {

@@ -16,7 +16,6 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -192,6 +191,3 @@ func (w *Writer) line(v any) {
 		w.err = fmt.Errorf("writing the trace: %w", err)
 	}
 }
-
-// ErrLineTooLong is a line beyond Pass's limit.
-var ErrLineTooLong = errors.New("a line longer than the recorder passes")

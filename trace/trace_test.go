@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpconform/acpconform/trace"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/acpconform/acpconform/trace"
 )
 
 // Each line passes unchanged, byte for byte, whatever it holds: CRLF

@@ -17,9 +17,13 @@ import (
 func Command(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("go", append([]string{"build", "-trimpath"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Env = Environ()
 	return cmd
 }
+
+// Environ is the environment of such a build: this program's, without
+// cgo. A `go test -c` for the tests runs in it too.
+func Environ() []string { return append(os.Environ(), "CGO_ENABLED=0") }
 
 // Run runs Command(dir, args...); its error holds what go build said.
 func Run(dir string, args ...string) error {
