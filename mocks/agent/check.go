@@ -24,9 +24,10 @@ type Asked struct {
 	Cancelled bool            // the agent cancelled it with $/cancel_request
 }
 
-// kind is what an elicitation/create asks: a typed choice, a form of
-// another shape, a URL elicitation, or something else (a raw request).
-func (a Asked) kind() string {
+// Kind is what an elicitation/create asks: "choice" for a typed choice,
+// "form" for a form of another shape, "url" for a URL elicitation, or ""
+// for something else (a raw request).
+func (a Asked) Kind() string {
 	var p struct {
 		Mode            string `json:"mode"`
 		RequestedSchema struct {
@@ -68,7 +69,7 @@ func (a Asked) kind() string {
 // it is judged on each reading (the first of each duplicate, then the last;
 // see exactjson.OnEveryReading), and the duplicate itself is ELI-8's advice.
 func Check(asked Asked, answer peer.Message) []string {
-	kind := asked.kind()
+	kind := asked.Kind()
 	rule, mode := "CLI-2", "form"
 	switch kind {
 	case "form":
@@ -253,7 +254,7 @@ func expectAnswer(e *script.AnswerExpect, user *probe.User, asked Asked, answer 
 	waited := false    // the user waits for the request's cancel
 	if e.User && user != nil {
 		want.Action = user.Action
-		switch kind := asked.kind(); {
+		switch kind := asked.Kind(); {
 		case user.Action == "accept" && kind == "choice":
 			if want.Choice = pickedToken(asked.Params, user.Pick); want.Choice == "" {
 				refusal = fmt.Sprintf("the scripted-user pick %s names no offered option", showChoice(user.Pick))

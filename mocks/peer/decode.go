@@ -90,6 +90,19 @@ func (e *frameError) Error() string {
 // The members it returns are slices of frame.
 func decode(frame []byte) (Message, error) { return decodeNested(frame, maxDepth) }
 
+// Decode reads one frame as a peer reads it, and says in words what makes
+// it no JSON-RPC message (not JSON, a batch, a duplicate "id", ...): the
+// reading of a recorded frame is the reading of a live one.
+func Decode(frame []byte) (Message, string) {
+	m, err := decode(frame)
+	if err != nil {
+		var p Peer
+		p.unit = "line"
+		return Message{}, p.diagnose(err, frame)
+	}
+	return m, ""
+}
+
 // decodeNested is decode of frames nested at most depth levels deep.
 func decodeNested(frame []byte, depth int) (Message, error) {
 	if nested(frame, depth) > depth {

@@ -1,4 +1,4 @@
-package scenarios
+package judge
 
 import (
 	"encoding/json"
@@ -10,12 +10,12 @@ func TestTypedChoiceProblems(t *testing.T) {
 	good := `{"sessionId":"s","mode":"form","message":"Q","requestedSchema":{"type":"object","required":["choice"],
 		"properties":{"choice":{"type":"string","title":"Choice","default":"choice_1","oneOf":[
 			{"const":"choice_0","title":"A"},{"const":"choice_1","title":"B","_meta":{"acpkit.dev/choice-description":"Bee"}}]}}}}`
-	if p := typedChoiceProblems(json.RawMessage(good), "s"); len(p) != 0 {
+	if p := TypedChoiceProblems(json.RawMessage(good), "s"); len(p) != 0 {
 		t.Fatalf("a good form has problems: %q", p)
 	}
 	// SCH-7: the description in the standard field too.
 	standard := strings.Replace(good, `"title":"B",`, `"title":"B","description":"Bee",`, 1)
-	if p := typedChoiceProblems(json.RawMessage(standard), "s"); len(p) != 0 {
+	if p := TypedChoiceProblems(json.RawMessage(standard), "s"); len(p) != 0 {
 		t.Fatalf("a good form with SCH-7's standard description has problems: %q", p)
 	}
 	for _, tc := range []struct {
@@ -50,7 +50,7 @@ func TestTypedChoiceProblems(t *testing.T) {
 			if bad == good {
 				t.Fatalf("%q is not in the form", tc.from)
 			}
-			p := typedChoiceProblems(json.RawMessage(bad), "s")
+			p := TypedChoiceProblems(json.RawMessage(bad), "s")
 			if !strings.Contains(strings.Join(p, "\n"), tc.want) {
 				t.Errorf("problems %q lack %q", p, tc.want)
 			}

@@ -1,0 +1,75 @@
+package judge
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/acpconform/acpconform/mocks/agent"
+	"github.com/acpconform/acpconform/mocks/peer"
+	"github.com/acpconform/acpconform/mocks/script"
+)
+
+// answerChecks are the checks of a client's answer, by the rule that
+// leads agent.Check's problems.
+var answerChecks = map[string]string{
+	"CLI-1": "CLI-1/trace-advertised-form-handled",
+	"CLI-2": "CLI-2/trace-offered-choice-once",
+	"ELI-4": "ELI-4/trace-form-answer-valid",
+	"ELI-5": "ELI-5/trace-url-answer-valid",
+	"ELI-8": "ELI-8/trace-content-conforms",
+}
+
+// clientAnswers judges the client's answer f to the elicitation/create r,
+// with agent.Check, the live checks' own reading of an answer.
+func (w *walk) clientAnswers(r *request, f Frame, m peer.Message, second bool) {
+	kind := r.asked.Kind()
+	if second {
+		w.note("CLI-2/trace-offered-choice-once", fmt.Sprintf("the client answered the elicitation/create %s a second time: %s", r.msg.ID, quote(f)), r.frame, f)
+		return
+	}
+	mode := modeOf(r.msg.Params)
+	if (mode == "form" || mode == "url") && !script.Advertises(r.asked.Caps, mode) {
+		check := "CLI-4/trace-unadvertised-form-refused"
+		if mode == "url" {
+			check = "ELI-6/trace-unadvertised-url-refused"
+		}
+		problem := ""
+		if m.Error == nil || m.Error.Code != -32602 {
+			problem = fmt.Sprintf("the client, whose initialize advertised %s, answered a %s request with %s, where the schema says -32602: %s", advertised(r.asked.Caps), mode, answerOf(m), quote(f))
+		}
+		w.note(check, problem, r.frame, f)
+	}
+	byRule := map[string][]string{}
+	for _, p := range agent.Check(r.asked, m) {
+		rule, _, _ := strings.Cut(p, ":")
+		byRule[rule] = append(byRule[rule], p)
+	}
+	var exercised []string
+	switch kind {
+	case "choice":
+		exercised = []string{"CLI-1", "CLI-2", "ELI-8"}
+	case "form":
+		exercised = []string{"ELI-4", "ELI-8"}
+	case "url":
+		exercised = []string{"ELI-5", "ELI-8"}
+	}
+	for rule, ps := range byRule { // a problem of a rule the kind does not exercise still counts
+		if len(ps) > 0 && !slices.Contains(exercised, rule) {
+			exercised = append(exercised, rule)
+		}
+	}
+	for _, rule := range exercised {
+		if check, ok := answerChecks[rule]; ok {
+			w.note(check, problems(byRule[rule], f), r.frame, f)
+		}
+	}
+}
+
+// answerOf says what an answer is.
+func answerOf(m peer.Message) string {
+	if m.Error != nil {
+		return m.Error.Error()
+	}
+	return "the result " + show(m.Result)
+}
