@@ -44,6 +44,10 @@ type Options struct {
 	// choice. Zero means DefaultPromptly, the contract's; a slow machine
 	// may raise it, nothing may lower it.
 	Promptly time.Duration
+	// Traces, when set, is a directory where every connection a check
+	// opens to an agent or a client is written as a trace
+	// (docs/traces.md), for acpconform judge and replay.
+	Traces string
 	// KeepGoing runs every check. Otherwise, once one cause has failed
 	// reports.RepeatRules rules in a row, the checks after are not run
 	// (see reports.Repeats): they would only repeat it.
@@ -62,6 +66,7 @@ type env struct {
 	freeUser   bool
 	promptText string
 	promptly   time.Duration
+	traces     *traceDir // nil unless Options.Traces
 
 	checks *Checks // what this catalogue declares
 	share  sharing // connections the checks share, unless isolated
@@ -82,6 +87,9 @@ type env struct {
 // checks it returns are listed once Ginkgo has built the tree (see Checks).
 func Catalogue(o Options) *Checks {
 	e := &env{subject: o.Subject, response: o.Response, scenario: o.Scenario, startup: o.Startup, freeUser: o.FreeUser, promptText: o.Prompt, promptly: o.Promptly, keepGoing: o.KeepGoing, checks: &Checks{}}
+	if o.Traces != "" {
+		e.traces = &traceDir{dir: o.Traces, subject: o.Subject.Name()}
+	}
 	if e.response <= 0 {
 		e.response = suite.DefaultResponse
 	}

@@ -34,6 +34,10 @@ func (e *env) connectSubject(ctx context.Context, what string) *suite.Link {
 	GinkgoHelper()
 	link, err := e.subject.Connect(e.startWait(ctx))
 	e.mustStart(what, err)
+	if err := e.traces.trace(link.Conn, e.subject.Role()); err != nil {
+		link.Close()
+		must(what, err)
+	}
 	return link
 }
 

@@ -58,6 +58,7 @@ type checkFlags struct {
 	maxFrame, maxHeld       byteSize
 	shard                   shardValue
 	verbose, keepGoing      bool
+	traces                  string
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -65,6 +66,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	f.registerSelection(fs, "run")
 	fs.Var(&f.shard, "shard", fmt.Sprintf("run shard I of N (1 <= I <= N <= %d): a balanced share of the selected checks, the same on every machine; acpconform merge combines the shards' report.json", reports.MaxShards))
 	fs.BoolVar(&f.keepGoing, "keep-going", false, fmt.Sprintf("run every check; by default, once one cause has failed %d rules in a row, the checks after it are not run (reported so, never passed): they would only repeat it. --baseline and --write-baseline run every check", reports.RepeatRules))
+	fs.StringVar(&f.traces, "traces", "", "write every connection a check opens to an agent or a client as a trace in `DIR` (agent-0001.jsonl, client-0002.jsonl, ...), for acpconform judge and replay (docs/traces.md)")
 	fs.DurationVar(&f.response, "response-timeout", suite.DefaultResponse, "bound on each wait for the subject")
 	fs.DurationVar(&f.scenario, "scenario-timeout", suite.DefaultScenario, "bound on each check in all")
 	fs.DurationVar(&f.startup, "startup-timeout", suite.DefaultStartup, "bound on the start of each process of the subject: its process, its connection and its first initialize")
@@ -311,6 +313,11 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 	// A baseline names failures check by check: it is written from, and
 	// compared with, every check.
 	o.KeepGoing = f.keepGoing || f.baseline != "" || f.writeBaseline != ""
+	if o.Traces = f.traces; o.Traces != "" {
+		if err := os.MkdirAll(o.Traces, 0o700); err != nil {
+			return exitUsage, usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--traces: %w", err)}
+		}
+	}
 	c := &checking{cmd: cmd.Name(), name: s.name, subjects: s.list, scope: s.scope, again: again(cmd, argv), cfg: cfg, o: o, f: f, stdout: a.stdout, reports: a.protocolOut, stderr: a.stderr}
 	if len(argv) > 0 {
 		c.command = bridge.CommandLine(argv)
@@ -385,7 +392,7 @@ func (a *app) checkSubjects(cmd *cobra.Command, s subjects, argv []string, filte
 func again(cmd *cobra.Command, argv []string) []string {
 	line := []string{"acpconform", cmd.Name(), "--check", "{check}", "-v"}
 	skip := map[string]bool{"check": true, "id": true, "label-filter": true, "junit": true, "json": true, "summary": true, "html": true,
-		"baseline": true, "write-baseline": true, "verbose": true, "timeout": true, "shard": true}
+		"baseline": true, "write-baseline": true, "verbose": true, "timeout": true, "shard": true, "traces": true}
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
 		if skip[fl.Name] {
 			return

@@ -35,6 +35,21 @@ var _ = Describe("StreamConn", func() {
 		Expect(a.Transcript().String()).To(MatchRegexp(`(?m)^\+\d+\.\d{4}s -> \{"jsonrpc":"2.0","method":"ping"\}$`))
 	})
 
+	It("taps every entry, those before the tap included, with a large frame's data whole", within, func(ctx SpecContext) {
+		Expect(a.WriteFrame(ctx, []byte(`{"first":1}`))).To(Succeed())
+		Expect(b.ReadFrame(ctx)).To(Equal([]byte(`{"first":1}`)))
+		var tapped []wire.Entry
+		a.Transcript().Tap(func(e wire.Entry) { tapped = append(tapped, e) })
+		large := []byte(`{"big":"` + strings.Repeat("x", 100<<10) + `"}`)
+		Expect(b.WriteFrame(ctx, large)).To(Succeed())
+		Expect(a.ReadFrame(ctx)).To(Equal(large))
+		Expect(tapped).To(HaveLen(2))
+		Expect(tapped[0].Data).To(Equal([]byte(`{"first":1}`)))
+		Expect(tapped[1].Dir).To(Equal(wire.Received))
+		Expect(tapped[1].Data).To(Equal(large), "the tap gets the frame whole")
+		Expect(len(a.Transcript().Entries()[1].Data)).To(BeNumerically("<", len(large)), "the transcript keeps a preview")
+	})
+
 	It("refuses a frame holding a newline", within, func(ctx SpecContext) {
 		Expect(a.WriteFrame(ctx, []byte("{}\n{}"))).To(MatchError(ContainSubstring("newline")))
 	})

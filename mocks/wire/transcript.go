@@ -48,6 +48,21 @@ type Transcript struct {
 	head, n int
 	bytes   int // held by the kept entries
 	dropped int
+	tap     func(Entry)
+}
+
+// Tap hands f the entries kept so far (what came before the tap, such as
+// a peer's first message, as kept), then every entry from now on, whole
+// (a frame's data uncut), in the transcript's order, as it is recorded: f
+// must not keep the data, nor block. acpconform's --traces writes a
+// check's connections with it.
+func (t *Transcript) Tap(f func(Entry)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := range t.n {
+		f(t.entries[(t.head+i)%len(t.entries)])
+	}
+	t.tap = f
 }
 
 // NewTranscript starts an empty transcript; times count from now. The
@@ -70,20 +85,32 @@ func (t *Transcript) adopt(b *Budget) {
 }
 
 func (t *Transcript) add(dir Direction, data []byte, note string) {
-	t.keep(dir, preview(data), note)
+	t.record(dir, data, preview(data), note)
 }
 
 // keep records data without copying it: the caller hands it over and never
 // changes it again. Older entries make room; an entry that does not fit
 // even alone is kept without its data.
 func (t *Transcript) keep(dir Direction, data []byte, note string) {
+	kept := data
 	if len(data) > maxEntryData {
-		data = preview(data)
+		kept = preview(data)
 	}
-	e := Entry{Dir: dir, Data: data, Note: note}
+	t.record(dir, data, kept, note)
+}
+
+// record keeps kept, the part of data the transcript holds, and hands the
+// whole of data to the tap.
+func (t *Transcript) record(dir Direction, data, kept []byte, note string) {
+	e := Entry{Dir: dir, Data: kept, Note: note}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e.At = time.Since(t.start)
+	if t.tap != nil {
+		whole := e
+		whole.Data = data
+		t.tap(whole)
+	}
 	for !t.fits(entrySize(e)) {
 		if t.drop() {
 			continue
