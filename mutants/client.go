@@ -29,6 +29,15 @@ var clientMutants = []Mutant{
 	}
 	resp, ok, err := kit.ScriptedAnswer(ctx, p)
 `},
+	// The broken reference clients of CLI-1 and CLI-2, always broken: what
+	// the judge of a trace sees on the wire as the live checks do. Only
+	// the typed choice is refused, so that no other rule breaks.
+	{"route-unregistered", "CLI-1", "../kit/probeclient/client.go", "\tresp, ok, err := kit.ScriptedAnswer(ctx, p)\n", `	if p.Form != nil && kit.IsTypedChoice(p.Form.RequestedSchema) {
+		return acp.UnstableCreateElicitationResponse{}, acp.NewMethodNotFound("elicitation/create")
+	}
+	resp, ok, err := kit.ScriptedAnswer(ctx, p)
+`},
+	{"token-not-offered", "CLI-2", "../kit/probeclient/client.go", "\tif c.broken == WrongToken && resp.Accept != nil", "\tif resp.Accept != nil"},
 	// ELI: forms of every shape, URL mode, complete and cancel.
 	{"required-dropped-from-content", "ELI-8", "../kit/client.go", "\treturn content, nil\n}", "\tdelete(content, \"name\")\n\treturn content, nil\n}"},
 	{"integer-as-string", "ELI-8", "../kit/client.go", "\treturn content, nil\n}",

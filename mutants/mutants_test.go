@@ -177,8 +177,12 @@ func TestMutantsAreKilled(t *testing.T) {
 	// The shared build, running as no mutant, is the reference: what it
 	// adds to each mutated function changes nothing until one is chosen.
 	ref := reference(t)
-	if out, err := ref.command(testbound.Context(t), "run", "--json", "", "--junit", "", "--summary", "", "--html", "").CombinedOutput(); err != nil {
+	refTraces := t.TempDir()
+	if out, err := ref.command(testbound.Context(t), "run", "--traces", refTraces, "--json", "", "--junit", "", "--summary", "", "--html", "").CombinedOutput(); err != nil {
 		t.Fatalf("the build of every mutant, as no mutant, is not conformant (%v):\n%s", err, tail(out))
+	}
+	for _, role := range []string{"agent", "client"} {
+		judgeAgrees(t, "the reference", role, refTraces, reports.JSON{})
 	}
 
 	var mu sync.Mutex
@@ -254,6 +258,9 @@ func TestMutantsAreKilled(t *testing.T) {
 	})
 	// The figure issue 30 measures: it was about 2.5 s a mutant on two
 	// quiet cores with a build each (wall time of the whole test).
+	if !t.Failed() {
+		everyJudgeCheckKills(t)
+	}
 	took := time.Since(began)
 	t.Logf("%d mutants in %s: %s a mutant", len(kills), took.Round(time.Second), (took / time.Duration(max(len(kills), 1))).Round(10*time.Millisecond))
 	if *update && !t.Failed() {
@@ -426,8 +433,8 @@ func run(t *testing.T, root string, m Mutant) (failed []reports.Check, bin binar
 	if isolate {
 		go func() { isolated <- runIsolated(ctx, bin, dir, command, subject) }()
 	}
-	jsonPath, junitPath := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
-	args := append([]string{command, "--json", jsonPath, "--junit", junitPath, "--summary", "", "--html", ""}, subject...)
+	jsonPath, junitPath, traces := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml"), filepath.Join(dir, "traces")
+	args := append([]string{command, "--traces", traces, "--json", jsonPath, "--junit", junitPath, "--summary", "", "--html", ""}, subject...)
 	cmd := bin.command(ctx, args...)
 	out, err := cmd.CombinedOutput()
 	if timeout := testbound.TimedOut(ctx); timeout != nil {
@@ -459,6 +466,7 @@ func run(t *testing.T, root string, m Mutant) (failed []reports.Check, bin binar
 		}
 	}
 	sameInJUnit(t, junitPath, doc)
+	judgeKills(m.Name, judgeAgrees(t, "mutant "+m.Name, string(m.Role()), traces, doc))
 	if isolate {
 		r := <-isolated
 		if r.err != nil {
