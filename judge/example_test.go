@@ -20,7 +20,7 @@ func ExampleJudge() {
 	if err != nil {
 		panic(err)
 	}
-	for _, r := range judge.Judge("agent", judge.FromTrace("session.jsonl", tr)) {
+	for _, r := range judge.Judge(judge.Options{Role: "agent"}, judge.FromTrace("session.jsonl", tr)) {
 		if r.State == judge.Failed {
 			fmt.Println(r.ID, r.State)
 			fmt.Println(r.Why[0][:120])

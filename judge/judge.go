@@ -20,6 +20,7 @@ import (
 
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/peer"
+	"github.com/acpconform/acpconform/suite"
 	"github.com/acpconform/acpconform/trace"
 )
 
@@ -85,9 +86,21 @@ type Result struct {
 // maxWhy bounds the failures a result lists.
 const maxWhy = 20
 
-// Judge decides every check of role ("agent" or "client") over the
-// sessions.
-func Judge(role string, sessions ...Session) []Result {
+// Options say how to judge.
+type Options struct {
+	Role string // whose conformance: "agent" or "client"
+	// Response bounds the wait for a client's answer to an elicitation the
+	// agent cancelled (ELI-7), as a live check's --response-timeout does;
+	// zero means the live checks' default, suite.DefaultResponse.
+	Response time.Duration
+}
+
+// Judge decides every check of o.Role over the sessions.
+func Judge(o Options, sessions ...Session) []Result {
+	role := o.Role
+	if o.Response <= 0 {
+		o.Response = suite.DefaultResponse
+	}
 	var results []Result
 	byID := map[string]*Result{}
 	for _, c := range Checks {
@@ -99,7 +112,7 @@ func Judge(role string, sessions ...Session) []Result {
 		byID[results[i].ID] = &results[i]
 	}
 	for _, s := range sessions {
-		w := newWalk(role, s)
+		w := newWalk(o, s)
 		w.run()
 		for _, ev := range w.evidence {
 			r := byID[ev.check]
@@ -162,6 +175,7 @@ type request struct {
 // first.
 type obligation struct {
 	check  string
+	within time.Duration // how long the peer has
 	due    time.Duration
 	cause  Frame
 	met    func(Frame, peer.Message) bool // nil: an obligation to do nothing
@@ -173,18 +187,19 @@ type obligation struct {
 
 // walk reads one session in order, collecting evidence.
 type walk struct {
-	role     string
-	s        Session
-	caps     json.RawMessage
-	sessions map[string]bool
-	byID     map[string]*request // by the sender's side and id
-	order    []*request          // as they came
-	owed     []*obligation
-	evidence []evidence
+	role         string
+	answerWithin time.Duration // Options.Response
+	s            Session
+	caps         json.RawMessage
+	sessions     map[string]bool
+	byID         map[string]*request // by the sender's side and id
+	order        []*request          // as they came
+	owed         []*obligation
+	evidence     []evidence
 }
 
-func newWalk(role string, s Session) *walk {
-	return &walk{role: role, s: s, sessions: map[string]bool{}, byID: map[string]*request{}}
+func newWalk(o Options, s Session) *walk {
+	return &walk{role: o.Role, answerWithin: o.Response, s: s, sessions: map[string]bool{}, byID: map[string]*request{}}
 }
 
 func (w *walk) note(check, problem string, frames ...Frame) {
@@ -240,7 +255,7 @@ func (w *walk) settle(f Frame, m peer.Message, isMsg bool) {
 			if o.met == nil {
 				w.note(o.check, "", o.cause)
 			} else {
-				w.note(o.check, fmt.Sprintf("%s within %s of %s; %s", o.what, Promptly, describe(o.cause), late(f, o)), o.cause)
+				w.note(o.check, fmt.Sprintf("%s within %s of %s; %s", o.what, o.within, describe(o.cause), late(f, o)), o.cause)
 			}
 		case !isMsg:
 		case o.broken != nil && o.broken(f, m) != "":
@@ -288,7 +303,7 @@ func (w *walk) notification(f Frame, m peer.Message) {
 		if f.From == trace.Agent && r.msg.Method == "elicitation/create" {
 			r.asked.Cancelled = true
 			if w.role == "client" {
-				w.owe(&obligation{check: "ELI-7/trace-cancel-answered", cause: f, what: "the client answered no elicitation/create it was told to cancel",
+				w.owe(&obligation{check: "ELI-7/trace-cancel-answered", cause: f, within: w.answerWithin, what: "the client answered no elicitation/create it was told to cancel",
 					met: func(g Frame, n peer.Message) bool {
 						return g.From == trace.Client && n.IsResponse() && key(trace.Agent, n.ID) == key(trace.Agent, r.msg.ID)
 					}})
@@ -316,9 +331,12 @@ func (w *walk) response(f Frame, m peer.Message) {
 	}
 }
 
-// owe adds what a peer owes from now.
+// owe adds what a peer owes from now: within Promptly unless o says.
 func (w *walk) owe(o *obligation) {
-	o.due = o.cause.At + Promptly
+	if o.within == 0 {
+		o.within = Promptly
+	}
+	o.due = o.cause.At + o.within
 	w.owed = append(w.owed, o)
 }
 

@@ -47,7 +47,7 @@ const (
 // verdict is the state of check id when role's checks judge s.
 func verdict(t *testing.T, role, id string, s judge.Session) judge.Result {
 	t.Helper()
-	for _, r := range judge.Judge(role, s) {
+	for _, r := range judge.Judge(judge.Options{Role: role}, s) {
 		if r.ID == id {
 			return r
 		}
@@ -117,7 +117,7 @@ func TestClientRules(t *testing.T) {
 		{"unadvertised answered", initNone, "CLI-4/trace-unadvertised-form-refused", []string{"0.3 c " + answer(`{"action":"accept","content":{"choice":"choice_0"}}`)}, judge.Failed, "where the schema says -32602"},
 		{"content on decline", initForm, "ELI-8/trace-content-conforms", []string{"0.3 c " + answer(`{"action":"decline","content":{"choice":"choice_0"}}`)}, judge.Failed, "ELI-8: a decline carries content"},
 		{"a cancel answered", initForm, "ELI-7/trace-cancel-answered", []string{"0.3 a " + cancel7, "0.4 c " + answer(`{"action":"cancel"}`)}, judge.Passed, ""},
-		{"a cancel ignored", initForm, "ELI-7/trace-cancel-answered", []string{"0.3 a " + cancel7, "3.0 c " + newSession}, judge.Failed, "answered no elicitation/create it was told to cancel"},
+		{"a cancel ignored", initForm, "ELI-7/trace-cancel-answered", []string{"0.3 a " + cancel7, "5.5 c " + newSession}, judge.Failed, "answered no elicitation/create it was told to cancel"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := verdict(t, "client", tc.check, session(append(opening(tc.init), tc.lines...)...))
@@ -133,7 +133,7 @@ func TestClientRules(t *testing.T) {
 func TestGarbageExercisesNothing(t *testing.T) {
 	s := session("0.0 c not json", `0.0 a {"jsonrpc":"2.0","id":99,"result":{}}`, `0.1 a [1,2]`, "0.2 c "+strings.Repeat("[", 5000), `0.3 a {"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":{}}}`)
 	for _, role := range []string{"agent", "client"} {
-		for _, r := range judge.Judge(role, s) {
+		for _, r := range judge.Judge(judge.Options{Role: role}, s) {
 			if r.State != judge.NotExercised {
 				t.Errorf("%s: %s on garbage, want not exercised", r.ID, r.State)
 			}

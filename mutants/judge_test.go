@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"os"
 
@@ -46,7 +47,7 @@ func judgeAgrees(t *testing.T, what, role string, dir string, doc reports.JSON) 
 			}
 		}
 	}
-	for _, r := range judge.Judge(role, sessions...) {
+	for _, r := range judge.Judge(judge.Options{Role: role, Response: judgeResponse}, sessions...) {
 		switch {
 		case r.State == judge.Failed && live[r.Rule] == nil:
 			t.Errorf("%s: the judge fails %s (%s) on the run's traces, where the live run passed the rule:\n%s", what, r.Rule, r.ID, strings.Join(r.Why, "\n"))
@@ -59,6 +60,12 @@ func judgeAgrees(t *testing.T, what, role string, dir string, doc reports.JSON) 
 	}
 	return failed
 }
+
+// judgeResponse is the judge's wait for an answer to a cancel: below the
+// 2 s the mutants' runs wait (--response-timeout), counted from before the
+// request that the cancel follows, so that a trace of a client that never
+// answers goes on past it however busy the machine.
+const judgeResponse = time.Second
 
 // judgeKilled is, for each of the judge's checks, the mutants whose
 // traces it failed.

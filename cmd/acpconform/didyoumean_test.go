@@ -17,7 +17,7 @@ func TestDidYouMean(t *testing.T) {
 	}{
 		{[]string{"lst"}, `acpconform: unknown command "lst" for "acpconform"; did you mean list? (see acpconform --help)`},
 		{[]string{"exlpain", "TOK-2"}, `unknown command "exlpain" for "acpconform"; did you mean explain?`},
-		{[]string{"mutant"}, `unknown command "mutant" for "acpconform"; the commands are agent, bridge, client, completion, diff, explain, init, list, merge,`},
+		{[]string{"mutant"}, `unknown command "mutant" for "acpconform"; the commands are agent, bridge, client, completion, diff, explain, init, judge, list, merge,`},
 		{[]string{"explain", "TOK-22"}, `acpconform explain: "TOK-22" is not a CONTRACT ID; did you mean TOK-2?`},
 		{[]string{"explain", "tok-99"}, `"tok-99" is not a CONTRACT ID; did you mean TOK-1, TOK-2 or TOK-3?`},
 		{[]string{"explain", "TOK-22/leading-zero"}, `acpconform explain: "TOK-22/leading-zero" is not a check ID: "TOK-22" is not a CONTRACT ID; did you mean TOK-2?`},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -43,6 +44,7 @@ const maxTrace = 256 << 20
 func (a *app) judgeCommand() *cobra.Command {
 	var f checkFlags
 	var role string
+	var response time.Duration
 	cmd := a.command("judge [flags] TRACE...", "Judge recorded sessions against the rules a trace can show (docs/traces.md)", judgeLong,
 		func(cmd *cobra.Command, args []string) (int, error) {
 			if role != "agent" && role != "client" {
@@ -50,6 +52,9 @@ func (a *app) judgeCommand() *cobra.Command {
 			}
 			if len(args) == 0 {
 				return exitUsage, usagef(cmd, "name the traces to judge (files, or directories of them)")
+			}
+			if err := positive(map[string]time.Duration{"response-timeout": response}); err != nil {
+				return exitUsage, usagef(cmd, "%v", err)
 			}
 			if f.toStdout() > 1 {
 				return exitUsage, usagef(cmd, "only one of --junit, --json, --summary and --html can be - (stdout)")
@@ -73,7 +78,7 @@ func (a *app) judgeCommand() *cobra.Command {
 				}
 				sessions = append(sessions, judge.FromTrace(file, t))
 			}
-			run := judgedRun(role, files, judge.Judge(role, sessions...))
+			run := judgedRun(role, files, judge.Judge(judge.Options{Role: role, Response: response}, sessions...))
 			run.Command = strings.Join(command, " ")
 			c := &checking{cmd: cmd.Name(), name: run.Subject, f: &f, stdout: a.stdout, reports: a.protocolOut, stderr: a.stderr, ctx: a.ctx}
 			c.cfg.Verbose = f.verbose
@@ -96,6 +101,7 @@ func (a *app) judgeCommand() *cobra.Command {
 			return c.finish(run, outputErr), nil
 		})
 	cmd.Flags().StringVar(&role, "role", "agent", "whose conformance the verdict is about: `agent` or client")
+	cmd.Flags().DurationVar(&response, "response-timeout", suite.DefaultResponse, "how long a client may take to answer an elicitation the agent cancelled (ELI-7), as a live check waits")
 	f.registerReports(cmd.Flags())
 	return cmd
 }
