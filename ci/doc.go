@@ -8,9 +8,9 @@
 //
 //  1. cmd, and the test-only interop and ci: the commands;
 //  2. scenarios and mutants: the catalogue, and the reference broken on purpose;
-//  3. suite and judge: subjects, the contract's registry, a run; and the
-//     judge of recorded sessions, whose rules the catalogue's reading of
-//     the wire shares;
+//  3. suite, judge and replay: subjects, the contract's registry, a run;
+//     the judge of recorded sessions, whose rules the catalogue's reading
+//     of the wire shares; and their replay to a new build;
 //  4. mocks and kit: the scriptable peers (and the hostile subject,
 //     mocks/hostile), the adapter kits, and the reference's probe adapters
 //     (kit/probeagent, kit/probeclient: the kit around the reference);

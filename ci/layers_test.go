@@ -20,7 +20,7 @@ const module = "github.com/acpconform/acpconform"
 var layers = [][]string{
 	{"cmd/", "interop", "ci"},
 	{"scenarios", "mutants"},
-	{"suite", "judge"},
+	{"suite", "judge", "replay"},
 	{"mocks/", "kit"},
 	{"reference"},
 	{"reports", "probe", "trace"},

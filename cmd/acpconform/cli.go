@@ -138,7 +138,7 @@ says why, and how to run it again; docs/cli.md has every flag and exit code.`,
 		return usageError{cmd: cmd.CommandPath(), err: err}
 	})
 	root.AddGroup(&cobra.Group{ID: "check", Title: "Checking implementations:"}, &cobra.Group{ID: "serve", Title: "Reference peers and relays:"})
-	for _, c := range []*cobra.Command{a.runCommand(), a.agentCommand(), a.clientCommand(), a.relayCommand(), a.recordCommand(), a.judgeCommand(), a.mergeCommand(), a.diffCommand(), a.listCommand(), a.explainCommand(), a.initCommand()} {
+	for _, c := range []*cobra.Command{a.runCommand(), a.agentCommand(), a.clientCommand(), a.relayCommand(), a.recordCommand(), a.judgeCommand(), a.replayCommand(), a.mergeCommand(), a.diffCommand(), a.listCommand(), a.explainCommand(), a.initCommand()} {
 		c.GroupID = "check"
 		root.AddCommand(c)
 	}

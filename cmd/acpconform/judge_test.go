@@ -157,3 +157,60 @@ func TestJudgeUsage(t *testing.T) {
 		}
 	}
 }
+
+// A session recorded through the recorder replays to the agent it came
+// from, and to the client: both send every recorded message alike; an
+// edited recording is a difference, named by message, line and member.
+func TestReplay(t *testing.T) {
+	t.Parallel()
+	bin, _ := binaries(t)
+	agent, _ := slim(t)
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	ctx := testbound.Context(t)
+	prompt := `{"acpconform":1,"op":"ask_choice","question":"Deploy where?","choices":[{"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]}`
+	client := []string{bin, "reference-client", "--prompt", prompt}
+	record := exec.CommandContext(ctx, client[0], append(client[1:], "--agent", shellQuote(bin)+" record --trace "+shellQuote(path)+" -- "+shellQuote(agent))...)
+	if out, err := record.CombinedOutput(); err != nil {
+		t.Fatalf("recording: %v\n%s", err, out)
+	}
+	run := func(args ...string) (int, string) {
+		cmd := exec.CommandContext(ctx, bin, args...)
+		out, _ := cmd.CombinedOutput()
+		if timeout := testbound.TimedOut(ctx); timeout != nil {
+			t.Fatalf("acpconform %q: %v\n%s", args, timeout, out)
+		}
+		return cmd.ProcessState.ExitCode(), string(out)
+	}
+	if code, out := run("replay", path, "--", agent); code != 0 || !strings.Contains(out, "the agent sent the 5 messages recorded of it alike") {
+		t.Errorf("replay to the agent: exit %d:\n%s", code, out)
+	}
+	if code, out := run(append([]string{"replay", "--role", "client", path, "--"}, append(client, "--agent", "{agent}")...)...); code != 0 || !strings.Contains(out, "the client sent the 4 messages recorded of it alike") {
+		t.Errorf("replay to the client: exit %d:\n%s", code, out)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := filepath.Join(t.TempDir(), "edited.jsonl")
+	if err := os.WriteFile(edited, []byte(strings.Replace(string(data), `\"message\":\"Deploy where?\"`, `\"message\":\"Deploy where? \\u001b[2J\"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out := run("replay", edited, "--", agent)
+	if code != 1 || !strings.Contains(out, "the agent's message 3 (trace line 7) differs: params.message: recorded ") || strings.Contains(out, "\x1b") {
+		t.Errorf("replay of an edited trace: exit %d, want 1 naming message 3 and its message, escaped:\n%s", code, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"replay", path}, exitUsage, "name the trace, then the command"},
+		{[]string{"replay", "--role", "relay", path, "--", agent}, exitUsage, `--role "relay"`},
+		{[]string{"replay", filepath.Join(t.TempDir(), "none.jsonl"), "--", agent}, exitUsage, "none.jsonl"},
+		{[]string{"replay", path, "--", filepath.Join(t.TempDir(), "no-such-agent")}, exitNoConnection, "the agent did not start"},
+	} {
+		if code, out := run(tc.args...); code != tc.code || !strings.Contains(out, tc.want) {
+			t.Errorf("acpconform %q: exit %d, want %d with %q:\n%s", tc.args, code, tc.code, tc.want, out)
+		}
+	}
+}
