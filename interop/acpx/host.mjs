@@ -6,7 +6,9 @@
 //   node host.mjs AGENT_COMMAND_LINE   (one argument: what {agent} gives)
 //   node host.mjs AGENT ARGS...        (an argv, for trying it by hand)
 //
-// It sends one prompt, "hello", and exits 0 when the turn ends, whatever
+// It sends one prompt, "hello" (or $ACPX_HOST_PROMPT, which the recorded
+// sessions of interop/traces use to make an agent ask), and exits 0 when
+// the turn ends, whatever
 // the stop reason; 1 when the turn fails, 2 for bad arguments. The
 // agent's message text goes to stderr.
 import { createAcpRuntime, createAgentRegistry } from "acpx/runtime";
@@ -78,7 +80,7 @@ try {
   const handle = await runtime.ensureSession({ sessionKey: "acpconform", agent: "subject", mode: "oneshot" });
   const turn = runtime.startTurn({
     handle,
-    text: "hello",
+    text: process.env.ACPX_HOST_PROMPT ?? "hello",
     mode: "prompt",
     requestId: "acpconform-1",
     onElicitation: async (request) => answer(request),
