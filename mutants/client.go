@@ -38,6 +38,9 @@ var clientMutants = []Mutant{
 	resp, ok, err := kit.ScriptedAnswer(ctx, p)
 `},
 	{"token-not-offered", "CLI-2", "../kit/probeclient/client.go", "\tif c.broken == WrongToken && resp.Accept != nil", "\tif resp.Accept != nil"},
+	// A client without form elicitation that answers a form anyway, where
+	// ACP's text wants -32602 (run with --no-form, see NoForm).
+	{"unadvertised-form-answered", "CLI-4", "../kit/probeclient/client.go", "!(c.broken == AcceptsUnadvertised && p.Form != nil)", "p.Form == nil"},
 	// ELI: forms of every shape, URL mode, complete and cancel.
 	{"required-dropped-from-content", "ELI-8", "../kit/client.go", "\treturn content, nil\n}", "\tdelete(content, \"name\")\n\treturn content, nil\n}"},
 	{"integer-as-string", "ELI-8", "../kit/client.go", "\treturn content, nil\n}",

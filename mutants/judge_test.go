@@ -84,9 +84,7 @@ func judgeKills(mutant string, checks []string) {
 
 // unkilledJudgeChecks are the judge's checks no mutant of the reference
 // breaks on the wire, each with why.
-var unkilledJudgeChecks = map[string]string{
-	"CLI-4/trace-unadvertised-form-refused": "it judges a client that did not advertise form elicitation, and the client mutants run as the reference client, which does; judge's TestClientRules fails it on such a client's answer",
-}
+var unkilledJudgeChecks = map[string]string{}
 
 // everyJudgeCheckKills holds that each of the judge's checks can fail:
 // the traces of some mutant's run fail it.

@@ -453,6 +453,13 @@ func (m Mutant) FreeUser() bool {
 	return m.Role() == suite.ClientRole && (m.Rule == "ELI-7" || m.Rule == "ELI-8")
 }
 
+// NoForm reports whether m, a mutant of the reference client, runs as a
+// client that advertises no form elicitation (reference-client --no-form):
+// one that breaks CLI-4, the rule of such a client alone. Such a run
+// checks CLI-4 and ELI-6, both SHOULD rules, and so is nothing checked
+// (exit 4) whatever it finds.
+func (m Mutant) NoForm() bool { return m.Role() == suite.ClientRole && m.Rule == "CLI-4" }
+
 // Apply writes the mutated copy of the mutant's file into dir and an
 // overlay file for `go build -overlay`, and returns the overlay's path.
 // root is the repository's root.

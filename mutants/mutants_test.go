@@ -411,6 +411,9 @@ func run(t *testing.T, root string, m Mutant) (failed []reports.Check, bin binar
 			subject = append(subject, "--no-scripted-user")
 		}
 		subject = append(subject, "--", bin.client())
+		if m.NoForm() {
+			subject = append(subject, "--no-form")
+		}
 	default:
 		// run checks every role; an agent mutant is judged by the agent's
 		// checks: the harness's mock agent compiles forms with the
@@ -444,6 +447,9 @@ func run(t *testing.T, root string, m Mutant) (failed []reports.Check, bin binar
 	wantCode, why := 1, "a MUST check failed"
 	if breaksShould(m) {
 		wantCode, why = 0, "the mutant breaks only "+m.Rule+", a SHOULD rule"
+	}
+	if m.NoForm() {
+		wantCode, why = reports.ExitNothingChecked, "a client without form elicitation is checked on SHOULD rules alone"
 	}
 	if code := cmd.ProcessState.ExitCode(); code != wantCode {
 		t.Fatalf("acpconform %s exited %d (%v), want %d (%s):\n%s", args[0], code, err, wantCode, why, tail(out))
