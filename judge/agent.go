@@ -28,7 +28,7 @@ var typedChoiceChecks = map[string]string{
 // agentAsks judges an elicitation/create the agent sent.
 func (w *walk) agentAsks(f Frame, r *request) {
 	params := r.msg.Params
-	if r.asked.Kind() != "choice" {
+	if r.kind != "choice" {
 		w.agentElicits(f, r)
 		return
 	}
@@ -203,7 +203,10 @@ func (w *walk) requestProblems(r *request) []string {
 // agent owes for the elicitations pending then.
 func (w *walk) turnCancelled(f Frame, session string) {
 	pending := false
-	for _, r := range w.order {
+	for _, r := range w.pending {
+		if w.full() {
+			break // what is owed past maxOwed is not watched
+		}
 		if r.frame.From != trace.Agent || r.msg.Method != "elicitation/create" || r.answered || r.cancelled != nil {
 			continue
 		}
@@ -213,15 +216,13 @@ func (w *walk) turnCancelled(f Frame, session string) {
 		}
 		pending = true
 		check := "ELI-10/trace-cancel-tells-client"
-		if r.asked.Kind() == "choice" {
+		if r.kind == "choice" {
 			check = "RTE-7/trace-cancel-tells-client"
 		}
-		id := r.msg.ID
+		request := key(trace.Agent, r.msg.ID)
 		w.owe(&obligation{check: check, cause: f,
-			what: fmt.Sprintf("the agent sent no $/cancel_request for its elicitation/create %s, pending when its turn was cancelled,", id),
-			met: func(g Frame, n peer.Message) bool {
-				return g.From == trace.Agent && n.Method == "$/cancel_request" && key(trace.Agent, member(n.Params, "requestId")) == key(trace.Agent, id)
-			}})
+			what: fmt.Sprintf("the agent sent no $/cancel_request for its elicitation/create %s, pending when its turn was cancelled,", r.msg.ID),
+			met:  func(g seen) bool { return g.cancels == request }})
 	}
 	// Obligations to leave this session be end: it is cancelled now.
 	for _, o := range w.owed {
@@ -232,22 +233,22 @@ func (w *walk) turnCancelled(f Frame, session string) {
 	if !pending {
 		return
 	}
-	for _, p := range w.order {
+	for _, p := range w.pending {
+		if w.full() {
+			break
+		}
 		if p.frame.From != trace.Client || p.msg.Method != "session/prompt" || p.answered || p.session != session {
 			continue
 		}
-		id := p.msg.ID
-		answers := func(g Frame, n peer.Message) bool {
-			return g.From == trace.Agent && n.IsResponse() && key(trace.Client, n.ID) == key(trace.Client, id)
-		}
+		prompt := key(trace.Client, p.msg.ID)
 		w.owe(&obligation{check: "ELI-9/trace-cancelled-turn-ends", cause: f,
-			what: fmt.Sprintf("the agent did not end the cancelled turn (session/prompt %s)", id),
-			met:  answers,
-			broken: func(g Frame, n peer.Message) string {
-				if !answers(g, n) || stringAt(n.Result, "stopReason") == "cancelled" {
+			what: fmt.Sprintf("the agent did not end the cancelled turn (session/prompt %s)", p.msg.ID),
+			met:  func(g seen) bool { return g.answers == prompt },
+			broken: func(g seen) string {
+				if g.answers != prompt || stringAt(g.msg.Result, "stopReason") == "cancelled" {
 					return ""
 				}
-				return fmt.Sprintf("the agent ended the turn cancelled by %s with %s, want stopReason \"cancelled\": %s", describe(f), outcomeOf(n), quote(g))
+				return fmt.Sprintf("the agent ended the turn cancelled by %s with %s, want stopReason \"cancelled\": %s", describe(f), outcomeOf(g.msg), quote(g.Frame))
 			}})
 	}
 }
@@ -257,24 +258,20 @@ func (w *walk) turnCancelled(f Frame, session string) {
 // must neither cancel it nor end its turn cancelled.
 func (w *walk) othersKept(f Frame, cancelled string, r *request) {
 	id, session := r.msg.ID, r.session
-	var prompts []json.RawMessage
-	for _, p := range w.order {
+	request := key(trace.Agent, id)
+	prompts := map[string]bool{}
+	for _, p := range w.pending {
 		if p.frame.From == trace.Client && p.msg.Method == "session/prompt" && !p.answered && p.session == session {
-			prompts = append(prompts, p.msg.ID)
+			prompts[key(trace.Client, p.msg.ID)] = true
 		}
 	}
 	w.owe(&obligation{check: "SES-2/trace-cancel-leaves-other-sessions", cause: f, kept: session,
-		broken: func(g Frame, n peer.Message) string {
-			if g.From != trace.Agent {
-				return ""
-			}
-			if n.Method == "$/cancel_request" && key(trace.Agent, member(n.Params, "requestId")) == key(trace.Agent, id) {
-				return fmt.Sprintf("when the client cancelled the session %q, the agent cancelled the elicitation/create %s of the session %q too: %s", cancelled, id, session, quote(g))
-			}
-			for _, p := range prompts {
-				if n.IsResponse() && key(trace.Client, n.ID) == key(trace.Client, p) && stringAt(n.Result, "stopReason") == "cancelled" {
-					return fmt.Sprintf("when the client cancelled the session %q, the agent ended the turn of the session %q cancelled too: %s", cancelled, session, quote(g))
-				}
+		broken: func(g seen) string {
+			switch {
+			case g.cancels == request:
+				return fmt.Sprintf("when the client cancelled the session %q, the agent cancelled the elicitation/create %s of the session %q too: %s", cancelled, id, session, quote(g.Frame))
+			case prompts[g.answers] && stringAt(g.msg.Result, "stopReason") == "cancelled":
+				return fmt.Sprintf("when the client cancelled the session %q, the agent ended the turn of the session %q cancelled too: %s", cancelled, session, quote(g.Frame))
 			}
 			return ""
 		}})

@@ -23,7 +23,7 @@ var answerChecks = map[string]string{
 // clientAnswers judges the client's answer f to the elicitation/create r,
 // with agent.Check, the live checks' own reading of an answer.
 func (w *walk) clientAnswers(r *request, f Frame, m peer.Message, second bool) {
-	kind := r.asked.Kind()
+	kind := r.kind
 	if second {
 		w.note("CLI-2/trace-offered-choice-once", fmt.Sprintf("the client answered the elicitation/create %s a second time: %s", r.msg.ID, quote(f)), r.frame, f)
 		return

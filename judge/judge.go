@@ -15,6 +15,7 @@ package judge
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -165,6 +166,7 @@ type request struct {
 	answered bool
 	// For an elicitation/create:
 	asked     agent.Asked
+	kind      string // asked.Kind(), read once
 	cancelled *Frame // the sender's $/cancel_request for it
 	// For a session/prompt: the session/cancel that cancelled its turn.
 	turnCancelled *Frame
@@ -178,8 +180,8 @@ type obligation struct {
 	within time.Duration // how long the peer has
 	due    time.Duration
 	cause  Frame
-	met    func(Frame, peer.Message) bool // nil: an obligation to do nothing
-	broken func(Frame, peer.Message) string
+	met    func(seen) bool // nil: an obligation to do nothing
+	broken func(seen) string
 	what   string // what was owed, for the failure
 	kept   string // the session an obligation to leave be is about
 	done   bool
@@ -193,7 +195,7 @@ type walk struct {
 	caps         json.RawMessage
 	sessions     map[string]bool
 	byID         map[string]*request // by the sender's side and id
-	order        []*request          // as they came
+	pending      []*request          // requests not yet answered, as they came (at most maxPending)
 	owed         []*obligation
 	evidence     []evidence
 }
@@ -247,6 +249,7 @@ func (w *walk) run() {
 // owed and never came is a failure, what was forbidden and never came a
 // pass; a window the record ends within is not exercised.
 func (w *walk) settle(f Frame, m peer.Message, isMsg bool) {
+	var g *seen // read once, when an obligation looks
 	for _, o := range w.owed {
 		switch {
 		case o.done:
@@ -258,14 +261,49 @@ func (w *walk) settle(f Frame, m peer.Message, isMsg bool) {
 				w.note(o.check, fmt.Sprintf("%s within %s of %s; %s", o.what, o.within, describe(o.cause), late(f, o)), o.cause)
 			}
 		case !isMsg:
-		case o.broken != nil && o.broken(f, m) != "":
-			o.done = true
-			w.note(o.check, o.broken(f, m), o.cause, f)
-		case o.met != nil && o.met(f, m):
-			o.done = true
-			w.note(o.check, "", o.cause, f)
+		default:
+			if g == nil {
+				read := seenOf(f, m)
+				g = &read
+			}
+			if why := brokenBy(o, *g); why != "" {
+				o.done = true
+				w.note(o.check, why, o.cause, f)
+			} else if o.met != nil && o.met(*g) {
+				o.done = true
+				w.note(o.check, "", o.cause, f)
+			}
 		}
 	}
+	w.owed = slices.DeleteFunc(w.owed, func(o *obligation) bool { return o.done })
+}
+
+// brokenBy says how the frame g breaks o, "" when it does not.
+func brokenBy(o *obligation, g seen) string {
+	if o.broken == nil {
+		return ""
+	}
+	return o.broken(g)
+}
+
+// seen is a frame as obligations look at it, read once: what it cancels
+// and what it answers, each the key of a request (see key).
+type seen struct {
+	Frame
+	msg     peer.Message
+	cancels string // of a $/cancel_request: the request it cancels
+	answers string // of a response: the request it answers
+}
+
+func seenOf(f Frame, m peer.Message) seen {
+	g := seen{Frame: f, msg: m}
+	switch {
+	case m.Method == "$/cancel_request":
+		g.cancels = key(f.From, member(m.Params, "requestId")) // a request of its sender's
+	case m.IsResponse():
+		g.answers = key(other(f.From), m.ID)
+	}
+	return g
 }
 
 func late(f Frame, o *obligation) string {
@@ -278,7 +316,11 @@ func late(f Frame, o *obligation) string {
 func (w *walk) request(f Frame, m peer.Message) {
 	r := &request{frame: f, msg: m, session: stringAt(m.Params, "sessionId")}
 	w.byID[key(f.From, m.ID)] = r
-	w.order = append(w.order, r)
+	w.pending = slices.DeleteFunc(w.pending, func(r *request) bool { return r.answered || r.cancelled != nil })
+	if len(w.pending) == maxPending { // the oldest is forgotten: no cancel will find it
+		w.pending = w.pending[1:]
+	}
+	w.pending = append(w.pending, r)
 	switch {
 	case f.From == trace.Client && m.Method == "initialize":
 		w.caps = member(m.Params, "clientCapabilities")
@@ -286,6 +328,7 @@ func (w *walk) request(f Frame, m peer.Message) {
 		w.sessions[r.session] = true // session/load, session/prompt, ...
 	case f.From == trace.Agent && m.Method == "elicitation/create":
 		r.asked = agent.Asked{Params: m.Params, Caps: w.caps}
+		r.kind = r.asked.Kind()
 		if w.role == "agent" {
 			w.agentAsks(f, r)
 		}
@@ -303,10 +346,9 @@ func (w *walk) notification(f Frame, m peer.Message) {
 		if f.From == trace.Agent && r.msg.Method == "elicitation/create" {
 			r.asked.Cancelled = true
 			if w.role == "client" {
+				request := key(trace.Agent, r.msg.ID)
 				w.owe(&obligation{check: "ELI-7/trace-cancel-answered", cause: f, within: w.answerWithin, what: "the client answered no elicitation/create it was told to cancel",
-					met: func(g Frame, n peer.Message) bool {
-						return g.From == trace.Client && n.IsResponse() && key(trace.Agent, n.ID) == key(trace.Agent, r.msg.ID)
-					}})
+					met: func(g seen) bool { return g.answers == request }})
 			}
 		}
 	case m.Method == "session/cancel" && f.From == trace.Client && w.role == "agent":
@@ -331,8 +373,24 @@ func (w *walk) response(f Frame, m peer.Message) {
 	}
 }
 
-// owe adds what a peer owes from now: within Promptly unless o says.
+// full reports whether maxOwed obligations are open.
+func (w *walk) full() bool { return len(w.owed) >= maxOwed }
+
+// Bounds on what a walk keeps, so that a hostile trace (a million
+// requests never answered, a million cancels) is judged in time linear in
+// its length: far more than any real session holds at once.
+const (
+	maxPending = 1024 // requests pending at once that a cancel looks at
+	maxOwed    = 256  // obligations open at once
+)
+
+// owe adds what a peer owes from now: within Promptly unless o says. Past
+// maxOwed open obligations it adds nothing: the check is not exercised by
+// that occasion, never passed.
 func (w *walk) owe(o *obligation) {
+	if w.full() {
+		return
+	}
 	if o.within == 0 {
 		o.within = Promptly
 	}

@@ -30,7 +30,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/acpconform/acpconform/internal/elide"
@@ -75,7 +74,12 @@ func Play(ctx context.Context, conn wire.Conn, t trace.Trace, subject trace.Side
 		}
 		line := i + 2
 		if e.From != subject {
-			if err := p.send(ctx, e.Bytes()); err != nil {
+			if err := p.send(ctx, e.Bytes(), wait); err != nil {
+				if d := p.refused(err, e.Bytes(), wait); d != nil { // the subject's doing
+					d.Message, d.Line = r.Compared+1, line
+					r.Difference = d
+					return r, nil
+				}
 				return r, fmt.Errorf("sending trace line %d: %w", line, err)
 			}
 			r.Sent++
@@ -104,9 +108,25 @@ type player struct {
 	sessions map[string]string
 }
 
+// refused is the difference a failed write of frame shows: a subject that
+// did not read it within wait, or whose connection ended; nil for any
+// other error, the player's own.
+func (p *player) refused(err error, frame []byte, wait time.Duration) *Difference {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return &Difference{Why: fmt.Sprintf("the subject did not read %s within %s", summary(frame), wait)}
+	case errors.Is(err, wire.ErrClosed):
+		return &Difference{Why: fmt.Sprintf("the subject's connection ended (%v) before it was sent %s", err, summary(frame))}
+	}
+	return nil
+}
+
 // send writes one of the player's recorded messages, its ids and session
-// ids made the subject's new ones.
-func (p *player) send(ctx context.Context, frame []byte) error {
+// ids made the subject's new ones, waiting at most wait for the subject
+// to take it.
+func (p *player) send(ctx context.Context, frame []byte, wait time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
 	v, err := decode(frame)
 	if err != nil { // a recorded line that is no JSON goes as it was
 		return p.conn.WriteRaw(ctx, append(slices.Clone(frame), '\n'))
@@ -344,7 +364,7 @@ func summary(frame []byte) string {
 	case problem != "":
 		return "a line that is no JSON-RPC message: " + peer.Quote(frame)
 	case m.Method != "":
-		return strings.TrimSpace("a " + m.Method + " message")
+		return "its " + m.Method + " message"
 	}
 	return "the answer to request " + string(m.ID)
 }

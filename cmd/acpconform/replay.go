@@ -77,7 +77,9 @@ func (a *app) replayCommand() *cobra.Command {
 			}
 			if d := r.Difference; d != nil {
 				fmt.Fprintf(a.stdout, "acpconform replay: %s: the %s's message %d (trace line %d) differs: %s\n", file, role, d.Message, d.Line, d.Why)
-				fmt.Fprintf(a.stdout, "  recorded: %s\n", quoteFrame(d.Recorded))
+				if d.Recorded != nil {
+					fmt.Fprintf(a.stdout, "  recorded: %s\n", quoteFrame(d.Recorded))
+				}
 				if d.Got != nil {
 					fmt.Fprintf(a.stdout, "  now:      %s\n", quoteFrame(d.Got))
 				}
