@@ -218,3 +218,33 @@ func TestReplay(t *testing.T) {
 		}
 	}
 }
+
+// --traces writes each connection of a run's checks as a trace named for
+// the subject's role, readable by its owner alone, and judge reads the
+// directory for one role: the catalogue's own sessions judge as the live
+// run judged them (mutants/judge_test.go shows it over every mutant).
+func TestTracesOfARun(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "traces")
+	r := acpconform(t, nil, "run", "--traces", dir, "--id", "SCH-2,CLI-2")
+	expectCode(t, r, 0)
+	for _, role := range []string{"agent", "client"} {
+		files, _ := filepath.Glob(filepath.Join(dir, role+"-*.jsonl"))
+		if len(files) == 0 {
+			t.Fatalf("no trace of the %s in %s", role, dir)
+		}
+		if info, err := os.Stat(files[0]); err != nil || info.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v, mode %v, want 0600", files[0], err, info.Mode().Perm())
+		}
+		j := acpconform(t, nil, "judge", "--role", role, dir)
+		expectCode(t, j, 0)
+	}
+	blocked := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocked, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = acpconform(t, nil, "run", "--traces", filepath.Join(blocked, "traces"), "--id", "SCH-2")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--traces") {
+		t.Errorf("--traces under a file: exit %d, want %d naming --traces:\n%s", r.code, exitUsage, r.stderr)
+	}
+}
