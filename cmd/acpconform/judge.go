@@ -80,25 +80,7 @@ func (a *app) judgeCommand() *cobra.Command {
 			}
 			run := judgedRun(role, files, judge.Judge(judge.Options{Role: role, Response: response}, sessions...))
 			run.Command = strings.Join(command, " ")
-			c := &checking{cmd: cmd.Name(), name: run.Subject, f: &f, stdout: a.stdout, reports: a.protocolOut, stderr: a.stderr, ctx: a.ctx}
-			c.cfg.Verbose = f.verbose
-			if f.toStdout() > 0 {
-				c.stdout = a.stderr // a report has stdout; the summary is for people
-			}
-			c.forPeople()
-			if f.baseline != "" {
-				if c.baseline, err = reports.LoadBaseline(f.baseline); err != nil {
-					return exitUsage, usagef(cmd, "--baseline: %v", err)
-				}
-			}
-			lock, err := c.lockReports()
-			if err != nil {
-				return exitUsage, usagef(cmd, "%v", err)
-			}
-			defer lock.Release()
-			outputErr := c.paths().Remove()
-			reports.Decide(&run, c.baseline, "", false)
-			return c.finish(run, outputErr), nil
+			return a.report(cmd, &f, run, "")
 		})
 	cmd.Flags().StringVar(&role, "role", "agent", "whose conformance the verdict is about: `agent` or client")
 	cmd.Flags().DurationVar(&response, "response-timeout", suite.DefaultResponse, "how long a client may take to answer an elicitation the agent cancelled (ELI-7), as a live check waits")

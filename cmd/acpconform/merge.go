@@ -67,28 +67,37 @@ func (a *app) mergeCommand() *cobra.Command {
 			if err != nil {
 				return exitUsage, usagef(cmd, "%v", err)
 			}
-			c := &checking{cmd: cmd.Name(), name: run.Subject, f: &f, stdout: a.stdout, reports: a.protocolOut, stderr: a.stderr, ctx: a.ctx}
-			c.cfg.Verbose = f.verbose
-			if f.toStdout() > 0 {
-				c.stdout = a.stderr // a report has stdout; the summary is for people
-			}
-			c.forPeople()
-			if f.baseline != "" {
-				if c.baseline, err = reports.LoadBaseline(f.baseline); err != nil {
-					return exitUsage, usagef(cmd, "--baseline: %v", err)
-				}
-			}
-			lock, err := c.lockReports()
-			if err != nil {
-				return exitUsage, usagef(cmd, "%v", err)
-			}
-			defer lock.Release()
-			outputErr := c.paths().Remove()
-			reports.Decide(&run, c.baseline, interruption, len(run.Problems) > 0)
-			return c.finish(run, outputErr), nil
+			return a.report(cmd, &f, run, interruption)
 		})
 	f.registerReports(cmd.Flags())
 	return cmd
+}
+
+// report decides and writes the verdict of a run made of no catalogue of
+// its own (merge's shards, judge's traces), as a run of the catalogue's
+// is: its reports under their lock, --baseline, the summary and the exit
+// code.
+func (a *app) report(cmd *cobra.Command, f *checkFlags, run reports.Run, interruption string) (int, error) {
+	c := &checking{cmd: cmd.Name(), name: run.Subject, f: f, stdout: a.stdout, reports: a.protocolOut, stderr: a.stderr, ctx: a.ctx}
+	c.cfg.Verbose = f.verbose
+	if f.toStdout() > 0 {
+		c.stdout = a.stderr // a report has stdout; the summary is for people
+	}
+	c.forPeople()
+	if f.baseline != "" {
+		var err error
+		if c.baseline, err = reports.LoadBaseline(f.baseline); err != nil {
+			return exitUsage, usagef(cmd, "--baseline: %v", err)
+		}
+	}
+	lock, err := c.lockReports()
+	if err != nil {
+		return exitUsage, usagef(cmd, "%v", err)
+	}
+	defer lock.Release()
+	outputErr := c.paths().Remove()
+	reports.Decide(&run, c.baseline, interruption, len(run.Problems) > 0)
+	return c.finish(run, outputErr), nil
 }
 
 // maxShardReport bounds what merge reads of a report: the reports bound
