@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/acpconform/acpconform/internal/elide"
 
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
@@ -57,8 +60,8 @@ func (w *walk) agentAsks(f Frame, r *request) {
 	w.standardDescriptions(f, params)
 }
 
-// blanks judges VAL-1 and VAL-3 on a typed-choice form: a blank question
-// or label is an invalid argument, to be refused before anything is sent,
+// blanks judges VAL-1, VAL-2 and VAL-3 on a typed-choice form: a blank
+// question, no choice at all, or a blank label is an invalid argument, to be refused before anything is sent,
 // so a form that carries one breaks those rules, not SCH-1's or SCH-3's
 // shape, and its problem moves from byRule's SCH entry to them.
 func (w *walk) blanks(f Frame, params json.RawMessage, byRule map[string][]string) {
@@ -82,7 +85,15 @@ func (w *walk) blanks(f Frame, params json.RawMessage, byRule map[string][]strin
 		moved("VAL-1/trace-question-not-blank", "SCH-1", "VAL-1", "message is")
 	}
 	var oneOf []map[string]json.RawMessage
-	_ = json.Unmarshal(member(member(member(member(params, "requestedSchema"), "properties"), "choice"), "oneOf"), &oneOf)
+	options := member(member(member(member(params, "requestedSchema"), "properties"), "choice"), "oneOf")
+	_ = json.Unmarshal(options, &oneOf)
+	if oneOf != nil || strings.TrimSpace(string(options)) == "[]" {
+		if len(oneOf) == 0 {
+			moved("VAL-2/trace-some-choice", "SCH-3", "VAL-2", "oneOf is")
+		} else {
+			w.note("VAL-2/trace-some-choice", "", f)
+		}
+	}
 	for _, o := range oneOf {
 		if blank(o["title"]) {
 			moved("VAL-3/trace-labels-not-blank", "SCH-3", "VAL-3", "option")
@@ -233,6 +244,10 @@ func (w *walk) turnCancelled(f Frame, session string) {
 	if !pending {
 		return
 	}
+	choicePending := false
+	for _, r := range w.pending {
+		choicePending = choicePending || r.kind == "choice" && r.session == session && !r.answered
+	}
 	for _, p := range w.pending {
 		if w.full() {
 			break
@@ -241,6 +256,11 @@ func (w *walk) turnCancelled(f Frame, session string) {
 			continue
 		}
 		prompt := key(trace.Client, p.msg.ID)
+		if choicePending {
+			w.owe(&obligation{check: "RTE-7/trace-cancelled-choice-ends-turn", cause: f,
+				what: fmt.Sprintf("the agent did not end the turn (session/prompt %s) whose typed choice was cancelled", p.msg.ID),
+				met:  func(g seen) bool { return g.answers == prompt }})
+		}
 		w.owe(&obligation{check: "ELI-9/trace-cancelled-turn-ends", cause: f,
 			what: fmt.Sprintf("the agent did not end the cancelled turn (session/prompt %s)", p.msg.ID),
 			met:  func(g seen) bool { return g.answers == prompt },
@@ -254,8 +274,8 @@ func (w *walk) turnCancelled(f Frame, session string) {
 }
 
 // othersKept watches the elicitation r of another session than the one
-// cancelled: for 2 s, or until its own session is cancelled, the agent
-// must neither cancel it nor end its turn cancelled.
+// cancelled: for 2 s, or until the client answers it or cancels its own
+// session, the agent must neither cancel it nor end its turn cancelled.
 func (w *walk) othersKept(f Frame, cancelled string, r *request) {
 	id, session := r.msg.ID, r.session
 	request := key(trace.Agent, id)
@@ -265,7 +285,8 @@ func (w *walk) othersKept(f Frame, cancelled string, r *request) {
 			prompts[key(trace.Client, p.msg.ID)] = true
 		}
 	}
-	w.owe(&obligation{check: "SES-2/trace-cancel-leaves-other-sessions", cause: f, kept: session,
+	w.owe(&obligation{check: "SES-2/trace-cancel-leaves-other-sessions", cause: f, kept: session, keep: true,
+		met: func(g seen) bool { return g.answers == request }, // the client answered it: it was left pending
 		broken: func(g seen) string {
 			switch {
 			case g.cancels == request:
@@ -283,4 +304,45 @@ func outcomeOf(n peer.Message) string {
 		return n.Error.Error()
 	}
 	return "stopReason " + show(member(n.Result, "stopReason"))
+}
+
+// malformedCapabilities judges the agent's answer m to an initialize r
+// whose elicitation capability is malformed under the schema (an
+// elicitation or a form that is neither an object nor null): CAP-2 allows
+// a result that treats it as no form, or the -32602 of SDKs that validate,
+// and nothing else.
+func (w *walk) malformedCapabilities(r *request, f Frame, m peer.Message) {
+	elicitation := member(member(r.msg.Params, "clientCapabilities"), "elicitation")
+	malformed := ""
+	for name, raw := range map[string]json.RawMessage{"elicitation": elicitation, "elicitation.form": member(elicitation, "form")} {
+		if t := strings.TrimSpace(string(raw)); t != "" && t != "null" && !strings.HasPrefix(t, "{") {
+			malformed = fmt.Sprintf("%s %s", name, t)
+		}
+	}
+	if malformed == "" {
+		return
+	}
+	problem := ""
+	if m.Error != nil && m.Error.Code != -32602 {
+		problem = fmt.Sprintf("the agent refused an initialize whose %s is malformed with %s, where the SDKs that validate capabilities answer -32602 (or the agent treats it as no form elicitation): %s", elide.Head(malformed, 200), m.Error.Error(), quote(f))
+	}
+	w.note("CAP-2/trace-malformed-capability-answered", problem, r.frame, f)
+}
+
+// sideEnded takes the end of a side, f. An agent on stdio whose client
+// closed its input while a typed choice was pending ends within 2 s
+// (RTE-7): a record shows both ends.
+func (w *walk) sideEnded(f Frame) {
+	if w.role != "agent" || f.From != trace.Client || w.clientEnded {
+		return
+	}
+	w.clientEnded = true
+	for _, r := range w.pending {
+		if r.kind == "choice" && !r.answered && r.cancelled == nil {
+			w.owe(&obligation{check: "RTE-7/trace-input-end-ends-agent", cause: f,
+				what: fmt.Sprintf("the agent did not end after its client ended (%s) with the typed choice %s pending", strconv.Quote(elide.Head(f.Why, 200)), r.msg.ID),
+				met:  func(g seen) bool { return g.Ended && g.From == trace.Agent }})
+			return
+		}
+	}
 }

@@ -3,7 +3,12 @@ package judge
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/acpconform/acpconform/internal/elide"
+	"github.com/acpconform/acpconform/trace"
 
 	"github.com/acpconform/acpconform/mocks/agent"
 	"github.com/acpconform/acpconform/mocks/peer"
@@ -72,4 +77,31 @@ func answerOf(m peer.Message) string {
 		return m.Error.Error()
 	}
 	return "the result " + show(m.Result)
+}
+
+// untilTheRecordEnds is the window of what is owed with no time bound:
+// what the record ends before is not exercised.
+const untilTheRecordEnds = 24 * time.Hour
+
+// completed takes the agent's elicitation/complete f: a client takes it
+// and goes on (ELI-5), so its side must not end before the turns pending
+// now end.
+func (w *walk) completed(f Frame) {
+	for _, p := range w.pending {
+		if w.full() {
+			break
+		}
+		if p.frame.From != trace.Client || p.msg.Method != "session/prompt" || p.answered {
+			continue
+		}
+		prompt := key(trace.Client, p.msg.ID)
+		w.owe(&obligation{check: "ELI-5/trace-complete-taken", cause: f, within: untilTheRecordEnds,
+			met: func(g seen) bool { return g.answers == prompt },
+			broken: func(g seen) string {
+				if !g.Ended || g.From != trace.Client {
+					return ""
+				}
+				return fmt.Sprintf("the client's side ended (%s) after %s, before its turn (session/prompt %s) ended: a client takes elicitation/complete, known or not, and goes on", strconv.Quote(elide.Head(g.Why, 200)), describe(f), p.msg.ID)
+			}})
+	}
 }

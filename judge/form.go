@@ -101,6 +101,9 @@ func typedChoiceProblemsOf(params json.RawMessage, session string) []string {
 				p = append(p, fmt.Sprintf("SCH-5: option %d has _meta %s, want only acpkit.dev/choice-description", i, show(meta)))
 			} else if d, ok := str(m["acpkit.dev/choice-description"]); !ok {
 				p = append(p, fmt.Sprintf("SCH-5: option %d's description is not a string", i))
+			} else if d == "" {
+				// "" is no description, and a choice without one carries no metadata.
+				p = append(p, fmt.Sprintf("SCH-5: option %d has an empty description under _meta, want no _meta for a choice without a description", i))
 			} else {
 				described = d
 			}

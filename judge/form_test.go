@@ -34,6 +34,7 @@ func TestTypedChoiceProblems(t *testing.T) {
 		{"blank label", `"title":"A"`, `"title":""`, "SCH-3: option 0 has title"},
 		{"an enum", `"type":"string",`, `"type":"string","enum":["choice_0"],`, `SCH-6: the choice property invents "enum"`},
 		{"an option key", `"title":"A"}`, `"title":"A","value":"a"}`, `SCH-6: option 0 invents "value"`},
+		{"an empty description", `"acpkit.dev/choice-description":"Bee"`, `"acpkit.dev/choice-description":""`, "SCH-5: option 1 has an empty description under _meta"},
 		{"bare description key", `"acpkit.dev/choice-description":"Bee"`, `"description":"Bee"`, "SCH-5: option 1"},
 		{"a description of no choice's", `"title":"A"}`, `"title":"A","description":"Ay"}`, `SCH-6: option 0 has the description "Ay"`},
 		{"another description", `"title":"B",`, `"title":"B","description":"Bea",`, `SCH-6: option 1 has the description "Bea"`},

@@ -29,12 +29,16 @@ import (
 // peer owes after a cancel must come within it.
 const Promptly = 2 * time.Second
 
-// Frame is one message of a session.
+// Frame is one message of a session, or the end of one side.
 type Frame struct {
 	From trace.Side
 	At   time.Duration // since the session began
 	Data []byte
 	Line int // its line in the trace file; 0 when it has none
+	// Ended says the frame is no message: From's side ended then, as Why
+	// says ("closed its output", "exited with status 0").
+	Ended bool
+	Why   string
 }
 
 // Session is what crossed one connection, in order.
@@ -50,8 +54,11 @@ func FromTrace(name string, t trace.Trace) Session {
 	for i, e := range t.Events {
 		at := time.Duration(e.T * float64(time.Second))
 		s.End = max(s.End, at)
-		if e.Kind == trace.KindMessage {
+		switch e.Kind {
+		case trace.KindMessage:
 			s.Frames = append(s.Frames, Frame{From: e.From, At: at, Data: e.Bytes(), Line: i + 2})
+		case trace.KindEnd:
+			s.Frames = append(s.Frames, Frame{From: e.Side, At: at, Line: i + 2, Ended: true, Why: e.Why})
 		}
 	}
 	return s
@@ -184,7 +191,10 @@ type obligation struct {
 	broken func(seen) string
 	what   string // what was owed, for the failure
 	kept   string // the session an obligation to leave be is about
-	done   bool
+	// keep: an obligation to leave be, which the window's end passes, and
+	// met, if it is set, passes sooner.
+	keep bool
+	done bool
 }
 
 // walk reads one session in order, collecting evidence.
@@ -196,6 +206,7 @@ type walk struct {
 	sessions     map[string]bool
 	byID         map[string]*request // by the sender's side and id
 	pending      []*request          // requests not yet answered, as they came (at most maxPending)
+	clientEnded  bool
 	owed         []*obligation
 	evidence     []evidence
 }
@@ -227,6 +238,11 @@ func other(side trace.Side) trace.Side {
 
 func (w *walk) run() {
 	for _, f := range w.s.Frames {
+		if f.Ended {
+			w.settle(f, peer.Message{}, true)
+			w.sideEnded(f)
+			continue
+		}
 		m, problem := peer.Decode(f.Data)
 		w.settle(f, m, problem == "")
 		if problem != "" {
@@ -255,7 +271,7 @@ func (w *walk) settle(f Frame, m peer.Message, isMsg bool) {
 		case o.done:
 		case f.At > o.due:
 			o.done = true
-			if o.met == nil {
+			if o.met == nil || o.keep {
 				w.note(o.check, "", o.cause)
 			} else {
 				w.note(o.check, fmt.Sprintf("%s within %s of %s; %s", o.what, o.within, describe(o.cause), late(f, o)), o.cause)
@@ -287,7 +303,8 @@ func brokenBy(o *obligation, g seen) string {
 }
 
 // seen is a frame as obligations look at it, read once: what it cancels
-// and what it answers, each the key of a request (see key).
+// and what it answers, each the key of a request (see key); or the end of
+// a side (Frame.Ended).
 type seen struct {
 	Frame
 	msg     peer.Message
@@ -329,6 +346,11 @@ func (w *walk) request(f Frame, m peer.Message) {
 	case f.From == trace.Agent && m.Method == "elicitation/create":
 		r.asked = agent.Asked{Params: m.Params, Caps: w.caps}
 		r.kind = r.asked.Kind()
+		if w.role == "agent" && r.kind == "form" && member(member(member(member(m.Params, "requestedSchema"), "properties"), "choice"), "oneOf") != nil {
+			// A typed choice with something added is judged as a typed
+			// choice (SCH-6 says what was added), not as another form.
+			r.kind = "choice"
+		}
 		if w.role == "agent" {
 			w.agentAsks(f, r)
 		}
@@ -353,6 +375,8 @@ func (w *walk) notification(f Frame, m peer.Message) {
 		}
 	case m.Method == "session/cancel" && f.From == trace.Client && w.role == "agent":
 		w.turnCancelled(f, stringAt(m.Params, "sessionId"))
+	case m.Method == "elicitation/complete" && f.From == trace.Agent && w.role == "client":
+		w.completed(f)
 	}
 }
 
@@ -370,6 +394,8 @@ func (w *walk) response(f Frame, m peer.Message) {
 		}
 	case r.msg.Method == "elicitation/create" && w.role == "client":
 		w.clientAnswers(r, f, m, second)
+	case r.msg.Method == "initialize" && w.role == "agent" && !second:
+		w.malformedCapabilities(r, f, m)
 	}
 }
 
@@ -420,6 +446,9 @@ func member(raw json.RawMessage, name string) json.RawMessage {
 
 // describe names a frame for a failure: its method or id, and its line.
 func describe(f Frame) string {
+	if f.Ended {
+		return fmt.Sprintf("the end of the %s (line %d)", f.From, f.Line)
+	}
 	m, _ := peer.Decode(f.Data)
 	what := "a message"
 	switch {

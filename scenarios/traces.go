@@ -45,6 +45,8 @@ func (t *traceDir) trace(conn wire.Conn, role suite.Role) error {
 			w.Message(subject, e.Data, false)
 		case e.Data != nil && e.Dir == wire.Sent:
 			w.Message(harness, e.Data, false)
+		case e.Dir == wire.Sent && strings.HasPrefix(e.Note, "closed"): // our sending ended, the connection kept
+			w.End(harness, e.Note)
 		case e.Dir == wire.Received && strings.HasPrefix(e.Note, "closed"):
 			side := subject
 			if strings.Contains(e.Note, "by this side") {

@@ -148,6 +148,7 @@ func (l *Link) CloseInput() error {
 	if err := l.stdin.Close(); err != nil {
 		return fmt.Errorf("suite: close the subject's stdin: %w", err)
 	}
+	l.Conn.Transcript().Closed(wire.Sent, "its input closed, the connection kept")
 	return nil
 }
 

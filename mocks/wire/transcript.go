@@ -169,6 +169,11 @@ func entrySize(e Entry) int { return len(e.Data) + len(e.Note) + entryOverhead }
 
 func (t *Transcript) note(dir Direction, event string) { t.add(dir, nil, event) }
 
+// Closed records that one way of the connection ended, dir saying which
+// side's sending ended (Sent: ours, Received: the peer's), as the
+// connection itself records its end: "closed: " and why.
+func (t *Transcript) Closed(dir Direction, why string) { t.note(dir, "closed: "+why) }
+
 // Note records an event that is not a frame, such as a scripted delay.
 func (t *Transcript) Note(event string) { t.add("--", nil, event) }
 
