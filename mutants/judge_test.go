@@ -8,36 +8,36 @@ import (
 	"testing"
 	"time"
 
-	"os"
-
+	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/judge"
 	"github.com/acpconform/acpconform/reports"
-	"github.com/acpconform/acpconform/trace"
 )
 
 // judgeAgrees judges the traces a live run of the catalogue wrote
-// (--traces) as acpconform judge does, and compares the verdicts rule by
-// rule with the run's own, doc (zero: a run that failed nothing): one
+// (--traces) with acpconform judge, bin's, and compares the verdicts rule
+// by rule with the run's own, doc (zero: a run that failed nothing): one
 // judge, two sources. The judge never fails a rule the live run passed,
 // and a rule it decides whole it fails whenever the live run failed it.
-func judgeAgrees(t *testing.T, what, role string, dir string, doc reports.JSON) (failed []string) {
+// It returns the judge's checks that failed.
+func judgeAgrees(t *testing.T, bin binary, what, role, dir string, doc reports.JSON) (failed []string) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, role+"-*.jsonl"))
-	if err != nil || len(files) == 0 {
+	if files, err := filepath.Glob(filepath.Join(dir, role+"-*.jsonl")); err != nil || len(files) == 0 {
 		t.Fatalf("%s: the run wrote no trace of the %s in %s (%v)", what, role, dir, err)
 	}
-	var sessions []judge.Session
-	for _, file := range files {
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := trace.Read(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %s: %v", what, file, err)
-		}
-		sessions = append(sessions, judge.FromTrace(filepath.Base(file), tr))
+	path := filepath.Join(t.TempDir(), "judged.json")
+	cmd := bin.command(testbound.Context(t), "judge", "--role", role, "--response-timeout", judgeResponse.String(),
+		"--json", path, "--junit", "", "--summary", "", "--html", "", dir)
+	out, _ := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 && code != reports.ExitNothingChecked {
+		t.Fatalf("%s: acpconform judge --role %s exited %d:\n%s", what, role, code, tail(out))
+	}
+	judged, err := readJSON(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]reports.Check{}
+	for _, c := range judged.Checks {
+		states[c.ID] = c
 	}
 	live := map[string][]string{} // rule: the checks of the role that failed it
 	for _, c := range doc.Checks {
@@ -47,18 +47,23 @@ func judgeAgrees(t *testing.T, what, role string, dir string, doc reports.JSON) 
 			}
 		}
 	}
-	for _, r := range judge.Judge(judge.Options{Role: role, Response: judgeResponse}, sessions...) {
+	for _, check := range judge.Checks {
+		if check.Role != role {
+			continue
+		}
+		c, ok := states[check.ID]
 		switch {
-		case r.State == judge.Failed && live[r.Rule] == nil:
-			t.Errorf("%s: the judge fails %s (%s) on the run's traces, where the live run passed the rule:\n%s", what, r.Rule, r.ID, strings.Join(r.Why, "\n"))
-		case r.Whole && live[r.Rule] != nil && r.State != judge.Failed:
-			t.Errorf("%s: the live run failed %s (%s), which the judge decides whole, but the judge says %s of the run's traces", what, r.Rule, strings.Join(slices.Compact(live[r.Rule]), ", "), r.State)
+		case !ok:
+			t.Fatalf("%s: acpconform judge reported no %s", what, check.ID)
+		case c.Failed() && live[check.Rule] == nil:
+			t.Errorf("%s: the judge fails %s (%s) on the run's traces, where the live run passed the rule:\n%s", what, check.Rule, check.ID, c.Failure)
+		case check.Whole && live[check.Rule] != nil && !c.Failed():
+			t.Errorf("%s: the live run failed %s (%s), which the judge decides whole, but the judge says %s of the run's traces", what, check.Rule, strings.Join(slices.Compact(live[check.Rule]), ", "), c.State)
+		case !check.Whole && live[check.Rule] != nil && !c.Failed():
+			t.Logf("PARTIAL %s: live failed %s (%s); the judge's %s says %s", what, check.Rule, strings.Join(slices.Compact(live[check.Rule]), ", "), check.ID, c.State)
 		}
-		if !r.Whole && live[r.Rule] != nil && r.State != judge.Failed {
-			t.Logf("PARTIAL %s: live failed %s (%s); the judge's %s says %s", what, r.Rule, strings.Join(slices.Compact(live[r.Rule]), ", "), r.ID, r.State)
-		}
-		if r.State == judge.Failed {
-			failed = append(failed, r.ID)
+		if c.Failed() {
+			failed = append(failed, check.ID)
 		}
 	}
 	return failed

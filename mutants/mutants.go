@@ -47,7 +47,7 @@ var All = []Mutant{
 	// A label held as UCS-2: every character beyond U+FFFF becomes U+FFFD.
 	{"astral-labels-replaced", "SCH-3", "schema.go", "opt := ChoiceOption{Const: Token(i), Title: c.Label}",
 		"opt := ChoiceOption{Const: Token(i), Title: strings.Map(func(r rune) rune { return min(r, 0xFFFD) }, c.Label)}"},
-	{"choice-title-renamed", "SCH-3", "schema.go", `ChoiceTitle = "Choice"`, `ChoiceTitle = "Pick one"`},
+	{"choice-title-renamed", "SCH-3", "schema.go", `prop := ChoiceSchema{Type: "string", Title: ChoiceTitle,`, `prop := ChoiceSchema{Type: "string", Title: "Pick one",`},
 	{"tokens-from-one", "SCH-4", "schema.go", "func Token(i int) string { return TokenPrefix + strconv.Itoa(i) }", "func Token(i int) string { return TokenPrefix + strconv.Itoa(i+1) }"},
 	{"tokens-padded", "SCH-4", "schema.go", "func Token(i int) string { return TokenPrefix + strconv.Itoa(i) }", `func Token(i int) string { _ = strconv.Itoa; return TokenPrefix + fmt.Sprintf("%02d", i) }`},
 	{"description-without-namespace", "SCH-5", "schema.go", `DescriptionMetaKey = "acpkit.dev/choice-description"`, `DescriptionMetaKey = "description"`},
