@@ -7,10 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
+	"github.com/acpconform/acpconform/internal/bridge"
 	"github.com/acpconform/acpconform/internal/gobuild"
 	"github.com/acpconform/acpconform/internal/testbound"
 	"github.com/acpconform/acpconform/reports"
@@ -89,7 +89,7 @@ func TestRealSessionsRecordedJudgedAndReplayed(t *testing.T) {
 			ctx := ctxFor(t)
 			agent := s.agent(t)
 			live := filepath.Join(t.TempDir(), s.name+".jsonl")
-			s.play(t, ctx, shellWords(append([]string{bin, "record", "--trace", live, "--"}, agent...)...))
+			s.play(t, ctx, bridge.CommandLine(append([]string{bin, "record", "--trace", live, "--"}, agent...)))
 			golden := filepath.Join("traces", s.name+".jsonl")
 			if *update {
 				data, err := os.ReadFile(live)
@@ -184,15 +184,6 @@ func goKitAgent(t *testing.T) string {
 		t.Fatal(goKit.err)
 	}
 	return path
-}
-
-// shellWords is argv as one command line for sh.
-func shellWords(argv ...string) string {
-	var words []string
-	for _, a := range argv {
-		words = append(words, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
-	}
-	return strings.Join(words, " ")
 }
 
 // portable is a recorded trace with this machine's paths out of its

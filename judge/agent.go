@@ -50,7 +50,7 @@ func (w *walk) agentAsks(f Frame, r *request) {
 		byRule[rule] = append(byRule[rule], p)
 	}
 	w.blanks(f, params, byRule)
-	hasDefault := member(member(member(member(params, "requestedSchema"), "properties"), "choice"), "default") != nil
+	hasDefault := member(choiceProperty(params), "default") != nil
 	for _, rule := range slices.Sorted(maps.Keys(typedChoiceChecks)) {
 		if rule == "DEF-2" && !hasDefault && byRule[rule] == nil {
 			continue
@@ -85,7 +85,7 @@ func (w *walk) blanks(f Frame, params json.RawMessage, byRule map[string][]strin
 		moved("VAL-1/trace-question-not-blank", "SCH-1", "VAL-1", "message is")
 	}
 	var oneOf []map[string]json.RawMessage
-	options := member(member(member(member(params, "requestedSchema"), "properties"), "choice"), "oneOf")
+	options := member(choiceProperty(params), "oneOf")
 	_ = json.Unmarshal(options, &oneOf)
 	if oneOf != nil || strings.TrimSpace(string(options)) == "[]" {
 		if len(oneOf) == 0 {
@@ -129,7 +129,7 @@ func orNone(s []string) string {
 // description.
 func (w *walk) standardDescriptions(f Frame, params json.RawMessage) {
 	var oneOf []map[string]json.RawMessage
-	if json.Unmarshal(member(member(member(member(params, "requestedSchema"), "properties"), "choice"), "oneOf"), &oneOf) != nil {
+	if json.Unmarshal(member(choiceProperty(params), "oneOf"), &oneOf) != nil {
 		return
 	}
 	for i, o := range oneOf {
@@ -138,16 +138,11 @@ func (w *walk) standardDescriptions(f Frame, params json.RawMessage) {
 			continue
 		}
 		problem := ""
-		if stringAt(json.RawMessage(mustJSON(o)), "description") != described {
+		if stringOf(o["description"]) != described {
 			problem = fmt.Sprintf("option %d carries the description %q only under _meta, not in its standard description field, where every client shows it: %s", i, described, quote(f))
 		}
 		w.note("SCH-7/trace-standard-description", problem, f)
 	}
-}
-
-func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
 }
 
 // agentElicits judges an elicitation/create other than a typed choice.
@@ -194,7 +189,7 @@ func (w *walk) requestProblems(r *request) []string {
 			ps = append(ps, fmt.Sprintf("its requestedSchema's properties are %s, want an object of property schemas", show(p)))
 		}
 		for _, name := range slices.Sorted(maps.Keys(props)) {
-			if t := stringAt(mustJSON(props[name]), "type"); !slices.Contains([]string{"string", "number", "integer", "boolean", "array"}, t) {
+			if t := stringOf(props[name]["type"]); !slices.Contains([]string{"string", "number", "integer", "boolean", "array"}, t) {
 				ps = append(ps, fmt.Sprintf("its property %q has the type %s, which is none of the schema's (string, number, integer, boolean, array)", name, show(props[name]["type"])))
 			}
 		}

@@ -28,7 +28,6 @@ var answerChecks = map[string]string{
 // clientAnswers judges the client's answer f to the elicitation/create r,
 // with agent.Check, the live checks' own reading of an answer.
 func (w *walk) clientAnswers(r *request, f Frame, m peer.Message, second bool) {
-	kind := r.kind
 	if second {
 		w.note("CLI-2/trace-offered-choice-once", fmt.Sprintf("the client answered the elicitation/create %s a second time: %s", r.msg.ID, quote(f)), r.frame, f)
 		return
@@ -51,7 +50,7 @@ func (w *walk) clientAnswers(r *request, f Frame, m peer.Message, second bool) {
 		byRule[rule] = append(byRule[rule], p)
 	}
 	var exercised []string
-	switch kind {
+	switch r.kind {
 	case "choice":
 		exercised = []string{"CLI-1", "CLI-2", "ELI-8"}
 	case "form":

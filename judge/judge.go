@@ -8,8 +8,8 @@
 //
 // Each of the judge's checks decides one rule, or the part of it a trace
 // can show ([Check].Whole); a rule of the role that no check decides is
-// listed as not visible in a trace ([NotVisible]), never passed. A check
-// the session gave no occasion to is not exercised, never passed.
+// listed as not visible in a trace by acpconform judge, never passed. A
+// check the session gave no occasion to is not exercised, never passed.
 package judge
 
 import (
@@ -175,8 +175,6 @@ type request struct {
 	asked     agent.Asked
 	kind      string // asked.Kind(), read once
 	cancelled *Frame // the sender's $/cancel_request for it
-	// For a session/prompt: the session/cancel that cancelled its turn.
-	turnCancelled *Frame
 }
 
 // obligation is what a peer owes by a time: met when its frame comes
@@ -346,7 +344,7 @@ func (w *walk) request(f Frame, m peer.Message) {
 	case f.From == trace.Agent && m.Method == "elicitation/create":
 		r.asked = agent.Asked{Params: m.Params, Caps: w.caps}
 		r.kind = r.asked.Kind()
-		if w.role == "agent" && r.kind == "form" && member(member(member(member(m.Params, "requestedSchema"), "properties"), "choice"), "oneOf") != nil {
+		if w.role == "agent" && r.kind == "form" && member(choiceProperty(m.Params), "oneOf") != nil {
 			// A typed choice with something added is judged as a typed
 			// choice (SCH-6 says what was added), not as another form.
 			r.kind = "choice"
@@ -426,13 +424,27 @@ func (w *walk) owe(o *obligation) {
 
 // stringAt is the string member name of the object raw, "" when there is
 // none (names exact, as ACP's SDKs read them).
-func stringAt(raw json.RawMessage, name string) string {
+func stringAt(raw json.RawMessage, name string) string { return stringOf(member(raw, name)) }
+
+// stringOf is the string raw holds, "" when it holds none.
+func stringOf(raw json.RawMessage) string {
 	var s string
-	if json.Unmarshal(member(raw, name), &s) != nil {
+	if json.Unmarshal(raw, &s) != nil {
 		return ""
 	}
 	return s
 }
+
+// choiceProperty is the requested schema's property "choice" of an
+// elicitation/create's params, a typed choice's one property; nil when
+// there is none.
+func choiceProperty(params json.RawMessage) json.RawMessage {
+	return member(member(member(params, "requestedSchema"), "properties"), "choice")
+}
+
+// Where is the trace and line the result rests on: its session and the
+// line of its last frame; "" for a check not exercised.
+func (r Result) Where() string { return where(r.Session, r.Frames) }
 
 // member is the member name of the object raw, by its exact name; nil
 // when there is none.

@@ -57,10 +57,6 @@ type Difference struct {
 	Why      string // what differs, in words
 }
 
-func (d *Difference) Error() string {
-	return fmt.Sprintf("message %d of the subject (trace line %d) differs: %s", d.Message, d.Line, d.Why)
-}
-
 // Play plays the side of t that is not subject to conn, a connection to a
 // new build of subject, waiting at most wait for each of the subject's
 // messages. An error is the player's own trouble (it could not write);

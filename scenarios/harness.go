@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/acpconform/acpconform/internal/testcost"
+	"github.com/acpconform/acpconform/judge"
 	"github.com/acpconform/acpconform/mocks/client"
 	"github.com/acpconform/acpconform/mocks/peer"
 	"github.com/acpconform/acpconform/mocks/script"
@@ -54,8 +55,9 @@ type Options struct {
 	KeepGoing bool
 }
 
-// DefaultPromptly is the contract's "promptly": within 2 seconds (RTE-7).
-const DefaultPromptly = 2 * time.Second
+// DefaultPromptly is the contract's "promptly": within 2 seconds (RTE-7),
+// the judge's bound of a trace too.
+const DefaultPromptly = judge.Promptly
 
 // env is what every spec of one catalogue shares.
 type env struct {

@@ -91,6 +91,10 @@ func (a *app) judgeCommand() *cobra.Command {
 // traceFiles are the files args name: each file, and the *.jsonl of each
 // directory but those --traces wrote for the other role.
 func traceFiles(args []string, role string) ([]string, error) {
+	other := "client"
+	if role == "client" {
+		other = "agent"
+	}
 	var files []string
 	for _, arg := range args {
 		info, err := os.Stat(arg)
@@ -105,13 +109,7 @@ func traceFiles(args []string, role string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		in = slices.DeleteFunc(in, func(p string) bool {
-			other := "client-"
-			if role == "client" {
-				other = "agent-"
-			}
-			return strings.HasPrefix(filepath.Base(p), other)
-		})
+		in = slices.DeleteFunc(in, func(p string) bool { return strings.HasPrefix(filepath.Base(p), other+"-") })
 		if len(in) == 0 {
 			return nil, fmt.Errorf("%s: a directory without a trace of the %s (*.jsonl)", arg, role)
 		}
@@ -151,7 +149,7 @@ func judgedRun(role string, files []string, results []judge.Result) reports.Run 
 	for _, r := range results {
 		decided[r.Rule] = true
 		rule := suite.MustLookup(r.Rule)
-		ch := reports.Check{ID: r.ID, Name: r.Title, Area: rule.Area, Rules: []string{r.Rule}, Level: string(rule.Level), Role: role, Location: where(r)}
+		ch := reports.Check{ID: r.ID, Name: r.Title, Area: rule.Area, Rules: []string{r.Rule}, Level: string(rule.Level), Role: role, Location: r.Where()}
 		switch r.State {
 		case judge.Passed:
 			ch.State = reports.StatePassed
@@ -174,26 +172,19 @@ func judgedRun(role string, files []string, results []judge.Result) reports.Run 
 	return run
 }
 
-// where is the trace and line a result rests on.
-func where(r judge.Result) string {
-	if len(r.Frames) == 0 {
-		return ""
-	}
-	if line := r.Frames[len(r.Frames)-1].Line; line > 0 {
-		return fmt.Sprintf("%s:%d", r.Session, line)
-	}
-	return r.Session
-}
-
 // transcriptOf is the frames a failure rests on, as a live check's
 // transcript shows frames: -> what the other side sent, <- what the
-// subject sent.
+// subject sent; the end of a side as the transcript notes a close.
 func transcriptOf(r judge.Result, role string) string {
 	var b strings.Builder
 	for _, f := range r.Frames {
 		dir := "->"
 		if string(f.From) == role {
 			dir = "<-"
+		}
+		if f.Ended {
+			fmt.Fprintf(&b, "+%.4fs %s  (closed: %s)\n", f.At.Seconds(), dir, f.Why)
+			continue
 		}
 		fmt.Fprintf(&b, "+%.4fs %s %s\n", f.At.Seconds(), dir, f.Data)
 	}

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/acpconform/acpconform/internal/testbound"
+	"github.com/acpconform/acpconform/judge"
 	"github.com/acpconform/acpconform/reports"
 	"github.com/acpconform/acpconform/trace"
 )
@@ -46,20 +48,28 @@ const (
 	judgeForm    = `{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"sessionId":"s","mode":"form","message":"Q","requestedSchema":{"type":"object","required":["choice"],"properties":{"choice":{"type":"string","title":"Choice","oneOf":[{"const":"choice_0","title":"A"}]}}}}}`
 )
 
+// recordSession records an editor's session, the reference client's with
+// prompt, through acpconform record in front of the reference agent, and
+// returns the trace's path.
+func recordSession(t *testing.T, prompt string) string {
+	t.Helper()
+	bin, _ := binaries(t)
+	agent, _ := slim(t)
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	cmd := exec.CommandContext(testbound.Context(t), bin, "reference-client", "--prompt", prompt,
+		"--agent", shellQuote(bin)+" record --trace "+shellQuote(path)+" -- "+shellQuote(agent))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the reference client through the recorder: %v\n%s", err, out)
+	}
+	return path
+}
+
 // A user records an editor's session (the reference client and agent)
 // and judges it: every rule a trace shows passes, in every report, and the
 // rules it cannot show are listed as such, never passed.
 func TestJudgeARecordedSession(t *testing.T) {
 	t.Parallel()
-	bin, _ := binaries(t)
-	agent, _ := slim(t)
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	ctx := testbound.Context(t)
-	prompt := `{"acpconform":1,"op":"ask_choice","question":"Deploy where?","choices":[{"value":"staging","label":"Staging"},{"value":"prod","label":"Production","description":"The real one"}]}`
-	cmd := exec.CommandContext(ctx, bin, "reference-client", "--agent", shellQuote(bin)+" record --trace "+shellQuote(path)+" -- "+shellQuote(agent), "--prompt", prompt)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the reference client through the recorder: %v\n%s", err, out)
-	}
+	path := recordSession(t, `{"acpconform":1,"op":"ask_choice","question":"Deploy where?","choices":[{"value":"staging","label":"Staging"},{"value":"prod","label":"Production","description":"The real one"}]}`)
 	for _, role := range []string{"agent", "client"} {
 		r := acpconform(t, nil, "judge", "--role", role, path)
 		expectCode(t, r, 0)
@@ -165,14 +175,10 @@ func TestReplay(t *testing.T) {
 	t.Parallel()
 	bin, _ := binaries(t)
 	agent, _ := slim(t)
-	path := filepath.Join(t.TempDir(), "t.jsonl")
 	ctx := testbound.Context(t)
 	prompt := `{"acpconform":1,"op":"ask_choice","question":"Deploy where?","choices":[{"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]}`
 	client := []string{bin, "reference-client", "--prompt", prompt}
-	record := exec.CommandContext(ctx, client[0], append(client[1:], "--agent", shellQuote(bin)+" record --trace "+shellQuote(path)+" -- "+shellQuote(agent))...)
-	if out, err := record.CombinedOutput(); err != nil {
-		t.Fatalf("recording: %v\n%s", err, out)
-	}
+	path := recordSession(t, prompt)
 	run := func(args ...string) (int, string) {
 		cmd := exec.CommandContext(ctx, bin, args...)
 		out, _ := cmd.CombinedOutput()
@@ -247,5 +253,18 @@ func TestTracesOfARun(t *testing.T) {
 	r = acpconform(t, nil, "run", "--traces", filepath.Join(blocked, "traces"), "--id", "SCH-2")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "--traces") {
 		t.Errorf("--traces under a file: exit %d, want %d naming --traces:\n%s", r.code, exitUsage, r.stderr)
+	}
+}
+
+// A failure that rests on the end of a side shows it in the transcript as
+// a live one shows a close, not as an empty frame.
+func TestTranscriptOfAnEnd(t *testing.T) {
+	r := judge.Result{Frames: []judge.Frame{
+		{From: "agent", At: 100 * time.Millisecond, Data: []byte(`{"jsonrpc":"2.0","method":"elicitation/complete","params":{}}`)},
+		{From: "client", At: 200 * time.Millisecond, Ended: true, Why: "exited with status 2"},
+	}}
+	want := "+0.1000s -> {\"jsonrpc\":\"2.0\",\"method\":\"elicitation/complete\",\"params\":{}}\n+0.2000s <-  (closed: exited with status 2)\n"
+	if got := transcriptOf(r, "client"); got != want {
+		t.Errorf("transcript %q, want %q", got, want)
 	}
 }

@@ -96,9 +96,7 @@ func decode(frame []byte) (Message, error) { return decodeNested(frame, maxDepth
 func Decode(frame []byte) (Message, string) {
 	m, err := decode(frame)
 	if err != nil {
-		var p Peer
-		p.unit = "line"
-		return Message{}, p.diagnose(err, frame)
+		return Message{}, diagnosis("line", err, frame)
 	}
 	return m, ""
 }

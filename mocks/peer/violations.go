@@ -154,14 +154,18 @@ func isClosed(ch <-chan struct{}) bool {
 }
 
 // diagnose says in words what is wrong with a frame decode refused.
-func (p *Peer) diagnose(err error, frame []byte) string {
+func (p *Peer) diagnose(err error, frame []byte) string { return diagnosis(p.unit, err, frame) }
+
+// diagnosis says in words what is wrong with a frame decode refused, a
+// unit ("line" or "text frame") of the transport.
+func diagnosis(unit string, err error, frame []byte) string {
 	var fe *frameError
 	if !errors.As(err, &fe) {
-		return fmt.Sprintf("the subject sent a %s that is not JSON-RPC (%v): %s", p.unit, err, Quote(frame))
+		return fmt.Sprintf("the subject sent a %s that is not JSON-RPC (%v): %s", unit, err, Quote(frame))
 	}
 	wrote := "wrote a line"
-	if p.unit != "line" {
-		wrote = "sent a " + p.unit
+	if unit != "line" {
+		wrote = "sent a " + unit
 	}
 	switch fe.kind {
 	case notJSON:
