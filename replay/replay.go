@@ -59,9 +59,11 @@ type Difference struct {
 
 // Play plays the side of t that is not subject to conn, a connection to a
 // new build of subject, waiting at most wait for each of the subject's
-// messages. An error is the player's own trouble (it could not write);
-// the subject's shows in Result.Difference.
-func Play(ctx context.Context, conn wire.Conn, t trace.Trace, subject trace.Side, wait time.Duration) (Result, error) {
+// messages, and startup until its first: a subject slow to start is not a
+// subject that differs, as a live check gives its first initialize the
+// startup timeout. An error is the player's own trouble (it could not
+// write); the subject's shows in Result.Difference.
+func Play(ctx context.Context, conn wire.Conn, t trace.Trace, subject trace.Side, startup, wait time.Duration) (Result, error) {
 	p := &player{conn: conn, subject: subject, ids: map[string]json.RawMessage{}, sessions: map[string]string{}}
 	var r Result
 	for i, e := range t.Events {
@@ -69,6 +71,10 @@ func Play(ctx context.Context, conn wire.Conn, t trace.Trace, subject trace.Side
 			continue
 		}
 		line := i + 2
+		wait := wait
+		if r.Compared == 0 {
+			wait = max(wait, startup)
+		}
 		if e.From != subject {
 			if err := p.send(ctx, e.Bytes(), wait); err != nil {
 				if d := p.refused(err, e.Bytes(), wait); d != nil { // the subject's doing

@@ -39,7 +39,7 @@ func play(t *testing.T, tr trace.Trace) replay.Result {
 		t.Fatal(err)
 	}
 	defer link.Close()
-	r, err := replay.Play(ctx, link.Conn, tr, trace.Agent, 5*time.Second)
+	r, err := replay.Play(ctx, link.Conn, tr, trace.Agent, 5*time.Second, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

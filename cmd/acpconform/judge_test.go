@@ -218,7 +218,7 @@ func TestReplay(t *testing.T) {
 		// error of acpconform's, and it leaves no process behind.
 		// (before or after it was sent initialize: line 2 or 3)
 		{[]string{"replay", path, "--", "sh", "-c", "exit 7"}, exitFailed, "differs: the subject's connection ended"},
-		{[]string{"replay", "--response-timeout", "1s", path, "--", "sleep", "60"}, exitFailed, "the subject sent nothing within 1s, where the recording has the answer to request 1"},
+		{[]string{"replay", "--startup-timeout", "1s", "--response-timeout", "1s", path, "--", "sleep", "60"}, exitFailed, "the subject sent nothing within 1s, where the recording has the answer to request 1"},
 	} {
 		if code, out := run(tc.args...); code != tc.code || !strings.Contains(out, tc.want) {
 			t.Errorf("acpconform %q: exit %d, want %d with %q:\n%s", tc.args, code, tc.code, tc.want, out)

@@ -34,8 +34,8 @@ Anything else is the first difference, named by its message, its trace line
 and the path of the member that differs (docs/traces.md).
 
 Exit codes: 0 the subject sent every recorded message alike, 1 a message
-differs (or did not come within --response-timeout), 2 usage error, 3 the
-subject could not be started.`
+differs (or did not come within --response-timeout; the first, within
+--startup-timeout), 2 usage error, 3 the subject could not be started.`
 
 func (a *app) replayCommand() *cobra.Command {
 	var role string
@@ -70,7 +70,7 @@ func (a *app) replayCommand() *cobra.Command {
 				return exitNoConnection, nil
 			}
 			defer link.Close()
-			r, err := replay.Play(ctx, link.Conn, t, trace.Side(role), response)
+			r, err := replay.Play(ctx, link.Conn, t, trace.Side(role), startup, response)
 			if err != nil {
 				fmt.Fprintf(a.stderr, "acpconform replay: %v\n", err)
 				return exitNoConnection, nil
@@ -95,7 +95,7 @@ func (a *app) replayCommand() *cobra.Command {
 		})
 	cmd.Flags().StringVar(&role, "role", "agent", "the side to replay to: `agent` (the recorded client plays) or client (the recorded agent plays)")
 	cmd.Flags().DurationVar(&response, "response-timeout", suite.DefaultResponse, "bound on each wait for the subject's next message")
-	cmd.Flags().DurationVar(&startup, "startup-timeout", suite.DefaultStartup, "bound on the subject's start")
+	cmd.Flags().DurationVar(&startup, "startup-timeout", suite.DefaultStartup, "bound on the subject's start: its process, and its first message")
 	return cmd
 }
 
